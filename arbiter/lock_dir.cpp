@@ -1,0 +1,112 @@
+#include "arbiter/lock_dir.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+
+namespace provd::arbiter {
+namespace {
+
+constexpr char kProtocolFile[] = "PROTOCOL";
+constexpr mode_t kDirMode = 02770;
+constexpr mode_t kFileMode = 0660;
+
+std::string ProtocolLine() { return absl::StrCat("provd lock protocol ", kLockProtocolVersion); }
+
+absl::Status ErrnoStatus(int err, absl::string_view what, const std::filesystem::path& path) {
+  std::string message = absl::StrCat("lock dir: cannot ", what, " ", path.string(), ": ",
+                                     std::strerror(err));
+  if (err == EACCES || err == EPERM || err == EROFS) return absl::PermissionDeniedError(message);
+  return absl::FailedPreconditionError(message);
+}
+
+absl::Status EnsureDirectory(const std::filesystem::path& path) {
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_directory(status)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("lock dir: ", path.string(), " exists and is not a directory"));
+    }
+    return absl::OkStatus();
+  }
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) return ErrnoStatus(ec.value(), "create the parent of", path);
+  }
+  // mkdir applies the umask; chmod afterwards so that the group bits survive a 022 umask.
+  if (::mkdir(path.c_str(), kDirMode) != 0 && errno != EEXIST) {
+    return ErrnoStatus(errno, "create", path);
+  }
+  if (::chmod(path.c_str(), kDirMode) != 0 && errno != EPERM) {
+    return ErrnoStatus(errno, "set the mode of", path);
+  }
+  return absl::OkStatus();
+}
+
+// Publishes the PROTOCOL file atomically (write a private temp file, then link(2), which fails
+// if another process won the race), so a reader never sees a half-written file.
+absl::Status PublishProtocolFile(const std::filesystem::path& dir) {
+  const std::filesystem::path target = dir / kProtocolFile;
+  const std::filesystem::path temp = dir / absl::StrCat(".", kProtocolFile, ".", ::getpid());
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
+  if (fd < 0) return ErrnoStatus(errno, "create a file in", dir);
+  const std::string line = ProtocolLine() + "\n";
+  bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  written = (::fchmod(fd, kFileMode) == 0 || errno == EPERM) && written;
+  written = ::fsync(fd) == 0 && written;
+  ::close(fd);
+  int link_errno = 0;
+  if (written && ::link(temp.c_str(), target.c_str()) != 0) link_errno = errno;
+  ::unlink(temp.c_str());
+  if (!written) return ErrnoStatus(errno, "write a file in", dir);
+  if (link_errno != 0 && link_errno != EEXIST) return ErrnoStatus(link_errno, "write", target);
+  return absl::OkStatus();
+}
+
+absl::Status CheckProtocolFile(const std::filesystem::path& dir) {
+  const std::filesystem::path target = dir / kProtocolFile;
+  std::ifstream in(target);
+  if (!in) return ErrnoStatus(errno, "read", target);
+  std::string line;
+  std::getline(in, line);
+  if (absl::StripAsciiWhitespace(line) != ProtocolLine()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("lock dir: ", target.string(), " says \"", line, "\", expected \"",
+                     ProtocolLine(), "\": another provd version uses this lock dir"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::filesystem::path DefaultLockDir() {
+  std::error_code ec;
+  std::filesystem::path temp = std::filesystem::temp_directory_path(ec);
+  if (ec) temp = "/tmp";
+  return temp / "provd-locks";
+}
+
+absl::StatusOr<LockDir> LockDir::Open(const std::filesystem::path& path) {
+  if (path.empty()) return absl::InvalidArgumentError("lock dir: the path is empty");
+  const std::filesystem::path absolute = std::filesystem::absolute(path);
+  if (absl::Status s = EnsureDirectory(absolute); !s.ok()) return s;
+  // Writability is checked by creating a file, not by access(2): ACLs, read-only mounts and
+  // container user namespaces all fool access().
+  if (absl::Status s = PublishProtocolFile(absolute); !s.ok()) return s;
+  if (absl::Status s = CheckProtocolFile(absolute); !s.ok()) return s;
+  return LockDir(absolute);
+}
+
+}  // namespace provd::arbiter

@@ -1,0 +1,27 @@
+# CUDA is optional at build time and at run time. PROVD_CUDA=AUTO builds kernels/ whenever nvcc
+# is found (CI machines have the toolkit but no GPU, so the kernels are always compiled there);
+# the binaries then detect devices at run time and run on the CPU when there are none.
+
+set(PROVD_HAVE_CUDA OFF)
+if(NOT PROVD_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+    # The toolkit's default location is not on PATH on a stock install.
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # A100 (sm_80), L4/L40/RTX 40 (sm_89), H100/H200 (sm_90).
+      set(CMAKE_CUDA_ARCHITECTURES 80 89 90)
+    endif()
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no C++20 flag for nvcc
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(PROVD_HAVE_CUDA ON)
+  elseif(PROVD_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "PROVD_CUDA=ON but no CUDA compiler (nvcc) was found")
+  endif()
+endif()
+message(STATUS "provd: CUDA kernels ${PROVD_HAVE_CUDA} (PROVD_CUDA=${PROVD_CUDA})")

@@ -1,0 +1,120 @@
+#include "daemon/config.hpp"
+
+#include <cstdlib>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "arbiter/lock_dir.hpp"
+#include "daemon/logging.hpp"
+#include "nlohmann/json.hpp"
+
+namespace provd::daemon {
+namespace {
+
+std::filesystem::path FromEnv(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && value[0] != '\0' ? std::filesystem::path(value)
+                                              : std::filesystem::path();
+}
+
+// The gRPC default of 4 MiB is too small for witnesses; above 2 GiB gRPC's int limits break.
+constexpr uint64_t kMinMessageBytes = 1ull << 20;
+constexpr uint64_t kMaxMessageBytes = (2ull << 30) - 1;
+
+}  // namespace
+
+std::filesystem::path DefaultDataDir() {
+  if (auto dir = FromEnv("STATE_DIRECTORY"); !dir.empty()) {
+    // systemd may pass several colon-separated directories; the first is ours.
+    std::string first = dir.string().substr(0, dir.string().find(':'));
+    return first;
+  }
+  if (auto dir = FromEnv("XDG_STATE_HOME"); !dir.empty()) return dir / "provd";
+  if (auto dir = FromEnv("HOME"); !dir.empty()) return dir / ".local/state/provd";
+  return "/var/lib/provd";
+}
+
+void AddServeFlags(CLI::App& app, ServeConfig& config) {
+  app.add_option("--listen", config.listen,
+                 "gRPC address: HOST:PORT (port 0 picks a free one) or unix:PATH")
+      ->capture_default_str();
+  app.add_option("--metrics-listen", config.metrics_listen,
+                 "Prometheus /metrics address HOST:PORT; empty disables it")
+      ->capture_default_str();
+  app.add_option("--data-dir", config.data_dir,
+                 "Directory for the job store and spool (default: $STATE_DIRECTORY, "
+                 "$XDG_STATE_HOME/provd, ~/.local/state/provd or /var/lib/provd)");
+  app.add_option("--key-dir", config.key_dir,
+                 "Directory of proving keys (.zkey), referred to by name (default: "
+                 "<data-dir>/keys)");
+  app.add_option("--lock-dir", config.lock_dir,
+                 "GPU arbitration lock directory shared by every provd on the host (default: " +
+                     arbiter::DefaultLockDir().string() + ")");
+  app.add_option("--log-level", config.log_level, "trace, debug, info, warn, error or critical")
+      ->capture_default_str();
+  app.add_option("--log-format", config.log_format, "text or json (one JSON object per line)")
+      ->capture_default_str();
+  app.add_option("--max-message-bytes", config.max_message_bytes,
+                 "Largest gRPC request accepted, in bytes (bounds the witness size)")
+      ->capture_default_str();
+  app.add_option("--shutdown-grace", config.shutdown_grace_seconds,
+                 "Seconds running RPCs get to finish after SIGTERM/SIGINT")
+      ->capture_default_str();
+  app.add_option("--ready-file", config.ready_file,
+                 "Once serving, write the bound addresses here as JSON (for scripts and tests)");
+  app.add_flag("--print-config", config.print_config,
+               "Print the effective configuration as JSON and exit");
+}
+
+absl::Status FinalizeServeConfig(ServeConfig& config) {
+  std::vector<std::string> errors;
+  if (auto address = ParseListenAddress(config.listen, "--listen", /*allow_unix=*/true);
+      address.ok()) {
+    config.listen_address = *address;
+  } else {
+    errors.emplace_back(address.status().message());
+  }
+  if (!config.metrics_listen.empty()) {
+    if (auto address =
+            ParseListenAddress(config.metrics_listen, "--metrics-listen", /*allow_unix=*/false);
+        address.ok()) {
+      config.metrics_address = *address;
+    } else {
+      errors.emplace_back(address.status().message());
+    }
+  }
+  if (config.data_dir.empty()) config.data_dir = DefaultDataDir();
+  if (config.key_dir.empty()) config.key_dir = config.data_dir / "keys";
+  if (config.lock_dir.empty()) config.lock_dir = arbiter::DefaultLockDir();
+  config.data_dir = std::filesystem::absolute(config.data_dir);
+  config.key_dir = std::filesystem::absolute(config.key_dir);
+  config.lock_dir = std::filesystem::absolute(config.lock_dir);
+  if (absl::Status s = ValidateLogSettings(config.log_level, config.log_format); !s.ok()) {
+    errors.emplace_back(s.message());
+  }
+  if (config.max_message_bytes < kMinMessageBytes || config.max_message_bytes > kMaxMessageBytes) {
+    errors.push_back(absl::StrCat("--max-message-bytes ", config.max_message_bytes,
+                                  ": must be from ", kMinMessageBytes, " to ", kMaxMessageBytes));
+  }
+  if (errors.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrJoin(errors, "; "));
+}
+
+nlohmann::json ToJson(const ServeConfig& config) {
+  return {
+      {"listen", config.listen},
+      {"metrics_listen", config.metrics_listen},
+      {"data_dir", config.data_dir.string()},
+      {"key_dir", config.key_dir.string()},
+      {"lock_dir", config.lock_dir.string()},
+      {"log_level", config.log_level},
+      {"log_format", config.log_format},
+      {"max_message_bytes", config.max_message_bytes},
+      {"shutdown_grace_seconds", config.shutdown_grace_seconds},
+      {"ready_file", config.ready_file.string()},
+  };
+}
+
+}  // namespace provd::daemon

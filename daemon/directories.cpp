@@ -1,0 +1,59 @@
+#include "daemon/directories.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+
+namespace provd::daemon {
+namespace {
+
+absl::Status EnsureDirectory(const std::filesystem::path& dir, absl::string_view flag) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(flag, " ", dir.string(), ": cannot create: ", ec.message()));
+  }
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(flag, " ", dir.string(), ": not a directory"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status PrepareDirectories(const std::filesystem::path& data_dir,
+                                const std::filesystem::path& key_dir) {
+  const bool created = !std::filesystem::exists(data_dir);
+  if (absl::Status s = EnsureDirectory(data_dir, "--data-dir"); !s.ok()) return s;
+  if (created) {
+    std::error_code ec;  // best effort: job inputs are private, but the operator decides
+    std::filesystem::permissions(data_dir, std::filesystem::perms(0750),
+                                 std::filesystem::perm_options::replace, ec);
+  }
+  const std::filesystem::path probe = data_dir / absl::StrCat(".provd-probe.", ::getpid());
+  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--data-dir ", data_dir.string(), ": not writable: ", std::strerror(errno)));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+
+  if (absl::Status s = EnsureDirectory(key_dir, "--key-dir"); !s.ok()) return s;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(key_dir, ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--key-dir ", key_dir.string(), ": not readable: ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace provd::daemon

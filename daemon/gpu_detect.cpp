@@ -1,0 +1,36 @@
+#include "daemon/gpu_detect.hpp"
+
+#include "spdlog/spdlog.h"
+
+#if PROVD_HAVE_CUDA
+#include "kernels/cuda_devices.hpp"
+#endif
+
+namespace provd::daemon {
+
+GpuInventory DetectGpus() {
+#if PROVD_HAVE_CUDA
+  GpuInventory found = kernels::ProbeCudaDevices();
+  GpuInventory usable;
+  usable.why_none = found.why_none;
+  for (GpuDevice& device : found.devices) {
+    if (absl::Status s = kernels::SelfTest(device.index); !s.ok()) {
+      // A device that computes wrong results must never see a job: visible, not fatal.
+      spdlog::error("{} failed its self-test and will not be used: {}", Describe(device),
+                    s.ToString());
+      continue;
+    }
+    usable.devices.push_back(std::move(device));
+  }
+  if (usable.devices.empty() && usable.why_none.empty()) {
+    usable.why_none = "every GPU failed its self-test";
+  }
+  return usable;
+#else
+  GpuInventory none;
+  none.why_none = "built without CUDA";
+  return none;
+#endif
+}
+
+}  // namespace provd::daemon

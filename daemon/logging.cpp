@@ -1,0 +1,66 @@
+#include "daemon/logging.hpp"
+
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+#include "spdlog/pattern_formatter.h"
+#include "spdlog/sinks/stdout_sinks.h"
+#include "spdlog/spdlog.h"
+
+namespace provd::daemon {
+namespace {
+
+constexpr absl::string_view kLevels[] = {"trace", "debug", "info", "warn", "error", "critical"};
+
+// %j in a pattern: the message as a JSON string literal (quoted and escaped; invalid UTF-8 is
+// replaced rather than thrown on, since log messages may quote untrusted input).
+class JsonMessageFlag final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    std::string text(msg.payload.data(), msg.payload.size());
+    std::string quoted = nlohmann::json(text).dump(-1, ' ', false,
+                                                   nlohmann::json::error_handler_t::replace);
+    dest.append(quoted.data(), quoted.data() + quoted.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<JsonMessageFlag>();
+  }
+};
+
+}  // namespace
+
+absl::Status ValidateLogSettings(absl::string_view level, absl::string_view format) {
+  bool known_level = false;
+  for (absl::string_view candidate : kLevels) known_level = known_level || candidate == level;
+  if (!known_level) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--log-level \"", level, "\": expected trace, debug, info, warn, error or critical"));
+  }
+  if (format != "text" && format != "json") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--log-format \"", format, "\": expected text or json"));
+  }
+  return absl::OkStatus();
+}
+
+void InitLogging(absl::string_view level, absl::string_view format) {
+  auto logger = std::make_shared<spdlog::logger>(
+      "provd", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  // UTC timestamps in both formats, so that the logs of several hosts line up.
+  auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
+  if (format == "json") {
+    formatter->add_flag<JsonMessageFlag>('j').set_pattern(
+        R"({"time":"%Y-%m-%dT%H:%M:%S.%fZ","level":"%l","logger":"%n","thread":%t,"msg":%j})");
+  } else {
+    formatter->set_pattern("%Y-%m-%dT%H:%M:%S.%fZ %-5l %v");
+  }
+  logger->set_formatter(std::move(formatter));
+  logger->set_level(spdlog::level::from_str(std::string(level)));
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(std::move(logger));
+}
+
+}  // namespace provd::daemon

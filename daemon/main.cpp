@@ -1,0 +1,123 @@
+// provd: the prover daemon. `provd serve` runs the gRPC job service until SIGTERM/SIGINT;
+// `provd version` prints the build and the GPUs this process can use.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "daemon/config.hpp"
+#include "daemon/daemon.hpp"
+#include "daemon/gpu_detect.hpp"
+#include "daemon/logging.hpp"
+#include "nlohmann/json.hpp"
+#include "provd/version.hpp"
+#include "spdlog/spdlog.h"
+
+namespace provd::daemon {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitRuntimeError = 1;
+constexpr int kExitUsage = 2;
+
+// Written to a temp file and renamed, so a reader never sees half of it.
+absl::Status WriteReadyFile(const std::filesystem::path& path, const Daemon& daemon) {
+  nlohmann::json ready = {{"grpc", daemon.grpc_address()},
+                          {"metrics", daemon.metrics_address()},
+                          {"pid", ::getpid()}};
+  const std::filesystem::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << ready.dump() << "\n";
+    if (!out.flush()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("--ready-file ", path.string(), ": cannot write"));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--ready-file ", path.string(), ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+int Serve(ServeConfig config) {
+  if (absl::Status s = FinalizeServeConfig(config); !s.ok()) {
+    std::cerr << "provd serve: " << s.message() << "\nRun with --help for more information.\n";
+    return kExitUsage;
+  }
+  if (config.print_config) {
+    std::cout << ToJson(config).dump(2) << "\n";
+    return kExitOk;
+  }
+  InitLogging(config.log_level, config.log_format);
+
+  // Block the stop signals before any thread exists, so that every thread inherits the mask
+  // and only sigwait() below ever receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  spdlog::info("configuration: {}", ToJson(config).dump());
+  absl::StatusOr<std::unique_ptr<Daemon>> daemon = Daemon::Start(config);
+  if (!daemon.ok()) {
+    spdlog::critical("cannot start: {}", daemon.status().ToString());
+    return kExitRuntimeError;
+  }
+  if (!config.ready_file.empty()) {
+    if (absl::Status s = WriteReadyFile(config.ready_file, **daemon); !s.ok()) {
+      spdlog::critical("{}", s.ToString());
+      return kExitRuntimeError;
+    }
+  }
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("received {}", signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
+  (*daemon)->Shutdown(absl::Seconds(config.shutdown_grace_seconds));
+  daemon->reset();
+  return kExitOk;
+}
+
+int PrintVersion() {
+  std::cout << "provd " << kVersion << " (CUDA " << (kBuiltWithCuda ? "on" : "off") << ")\n";
+  InitLogging("warn", "text");
+  GpuInventory gpus = DetectGpus();
+  if (gpus.devices.empty()) std::cout << "no usable GPU: " << gpus.why_none << "\n";
+  for (const GpuDevice& device : gpus.devices) std::cout << Describe(device) << "\n";
+  return kExitOk;
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app("provd: prover daemon with GPU priority arbitration", "provd");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", absl::StrCat("provd ", kVersion));
+
+  ServeConfig serve_config;
+  CLI::App* serve = app.add_subcommand("serve", "Run the gRPC proving service");
+  AddServeFlags(*serve, serve_config);
+  CLI::App* version = app.add_subcommand("version", "Print the build and the usable GPUs");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (serve->parsed()) return Serve(serve_config);
+  if (version->parsed()) return PrintVersion();
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace provd::daemon
+
+int main(int argc, char** argv) { return provd::daemon::Main(argc, argv); }

@@ -1,0 +1,128 @@
+#include "daemon/request_validation.hpp"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace provd::daemon {
+namespace {
+
+using provd::v1::JobSpec;
+using provd::v1::Priority;
+
+constexpr size_t kSeedBytes = 32;
+constexpr size_t kMaxRequestIdLength = 128;
+constexpr size_t kMaxJobIdLength = 64;
+constexpr size_t kMaxKeyNameLength = 255;
+constexpr int64_t kMaxDeadlineSeconds = 30LL * 24 * 3600;
+// A .wtns file starts with the magic "wtns", a u32 version and a u32 section count.
+constexpr size_t kWitnessHeaderBytes = 12;
+
+absl::Status Invalid(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
+}
+
+bool IsKeyNameChar(char c) {
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+         c == '-' || c == '+';
+}
+
+absl::Status ValidateGroth16(const provd::v1::Groth16Spec& spec, const RequestLimits& limits) {
+  if (absl::Status s = ValidateKeyName("spec.groth16.zkey_name", spec.zkey_name()); !s.ok()) {
+    return s;
+  }
+  const std::string& witness = spec.witness();
+  if (witness.empty()) return Invalid("spec.groth16.witness", "is empty");
+  if (witness.size() > limits.max_witness_bytes) {
+    return Invalid("spec.groth16.witness", absl::StrCat(witness.size(), " bytes exceed the limit of ",
+                                                        limits.max_witness_bytes));
+  }
+  if (witness.size() < kWitnessHeaderBytes || witness.compare(0, 4, "wtns") != 0) {
+    return Invalid("spec.groth16.witness", "is not a snarkjs .wtns file (no \"wtns\" header)");
+  }
+  if (!spec.seed().empty() && spec.seed().size() != kSeedBytes) {
+    return Invalid("spec.groth16.seed",
+                   absl::StrCat("must be empty or ", kSeedBytes, " bytes, got ", spec.seed().size()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateKeyName(absl::string_view field, absl::string_view name) {
+  if (name.empty()) return Invalid(field, "is empty");
+  if (name.size() > kMaxKeyNameLength) {
+    return Invalid(field, absl::StrCat("is longer than ", kMaxKeyNameLength, " bytes"));
+  }
+  if (name.front() == '/') return Invalid(field, "must be relative to the key directory");
+  for (absl::string_view part : absl::StrSplit(name, '/')) {
+    if (part.empty()) return Invalid(field, "has an empty path component");
+    if (part == "." || part == "..") return Invalid(field, "must not contain \".\" or \"..\"");
+    for (char c : part) {
+      if (!IsKeyNameChar(c)) {
+        return Invalid(field, "may only contain letters, digits, '.', '_', '-', '+' and '/'");
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateSubmitJob(const provd::v1::SubmitJobRequest& request,
+                               const RequestLimits& limits) {
+  if (request.priority() != provd::v1::PRIORITY_LOW &&
+      request.priority() != provd::v1::PRIORITY_HIGH) {
+    return Invalid("priority", "must be PRIORITY_LOW or PRIORITY_HIGH");
+  }
+  if (!request.request_id().empty()) {
+    if (request.request_id().size() > kMaxRequestIdLength) {
+      return Invalid("request_id", absl::StrCat("is longer than ", kMaxRequestIdLength, " bytes"));
+    }
+    for (char c : request.request_id()) {
+      if (c <= ' ' || c > '~') return Invalid("request_id", "must be printable ASCII");
+    }
+  }
+  if (request.has_deadline()) {
+    const auto& deadline = request.deadline();
+    if (deadline.seconds() < 0 || deadline.nanos() < 0 ||
+        (deadline.seconds() == 0 && deadline.nanos() == 0)) {
+      return Invalid("deadline", "must be positive");
+    }
+    if (deadline.seconds() > kMaxDeadlineSeconds) {
+      return Invalid("deadline", "must be at most 30 days");
+    }
+  }
+  switch (request.spec().kind_case()) {
+    case JobSpec::kGroth16:
+      return ValidateGroth16(request.spec().groth16(), limits);
+    case JobSpec::KIND_NOT_SET:
+      return Invalid("spec", "no job kind is set (expected spec.groth16)");
+  }
+  return Invalid("spec", "unknown job kind");
+}
+
+absl::Status ValidateJobId(absl::string_view job_id) {
+  if (job_id.empty()) return Invalid("job_id", "is empty");
+  if (job_id.size() > kMaxJobIdLength) {
+    return Invalid("job_id", absl::StrCat("is longer than ", kMaxJobIdLength, " characters"));
+  }
+  for (char c : job_id) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') {
+      return Invalid("job_id", "may only contain letters, digits, '-' and '_'");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateListJobs(const provd::v1::ListJobsRequest& request) {
+  for (int state : request.states()) {
+    if (state == provd::v1::JOB_STATE_UNSPECIFIED || !provd::v1::JobState_IsValid(state)) {
+      return Invalid("states", absl::StrCat("unknown job state ", state));
+    }
+  }
+  if (!provd::v1::Priority_IsValid(request.priority())) {
+    return Invalid("priority", absl::StrCat("unknown priority ", request.priority()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace provd::daemon

@@ -1,0 +1,80 @@
+#include <vector>
+
+#include "kernels/device_buffer.cuh"
+#include "kernels/self_test.hpp"
+
+namespace provd::kernels {
+namespace {
+
+// Goldilocks prime: 64-bit products need the 128-bit path on both sides, which is what a
+// broken toolchain or arch mismatch would get wrong.
+constexpr uint64_t kModulus = 0xffffffff00000001ull;
+constexpr int kCount = 4096;
+constexpr int kThreads = 256;
+static_assert(kCount % kThreads == 0, "self-test size must be a multiple of the block size");
+
+// The device reduces with the Goldilocks identity 2^64 = 2^32 - 1 (mod p); the host checks with
+// a plain 128-bit remainder, so the two sides do not share a bug.
+__device__ uint64_t DeviceMulMod(uint64_t a, uint64_t b) {
+  constexpr uint64_t kEpsilon = 0xffffffffull;  // 2^64 mod p
+  uint64_t lo = a * b;
+  uint64_t hi = __umul64hi(a, b);
+  uint64_t hi_hi = hi >> 32;
+  uint64_t hi_lo = hi & kEpsilon;
+  uint64_t t0 = lo - hi_hi;
+  if (lo < hi_hi) t0 -= kEpsilon;  // borrowed 2^64, which is epsilon mod p
+  uint64_t t1 = hi_lo * kEpsilon;
+  uint64_t t2 = t0 + t1;
+  if (t2 < t1) t2 += kEpsilon;  // carried 2^64
+  return t2 >= kModulus ? t2 - kModulus : t2;
+}
+
+uint64_t HostMulMod(uint64_t a, uint64_t b) {
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % kModulus);
+}
+
+__global__ void __launch_bounds__(kThreads) SquareModKernel(const uint64_t* in, uint64_t* out,
+                                                            int count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = DeviceMulMod(in[i], in[i]);
+}
+
+}  // namespace
+
+SelfTestOutcome RunSelfTestKernel(int device) {
+  SelfTestOutcome outcome;
+  auto fail = [&outcome](cudaError_t err) {
+    outcome.error = err;
+    return outcome;
+  };
+  if (cudaError_t err = cudaSetDevice(device); err != cudaSuccess) return fail(err);
+
+  std::vector<uint64_t> input(kCount);
+  // Values near the modulus and spread over 64 bits exercise both reduction branches.
+  for (int i = 0; i < kCount; ++i) {
+    input[i] = (kModulus - 1) - (static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ull) % kModulus;
+  }
+
+  DeviceBuffer<uint64_t> d_in;
+  DeviceBuffer<uint64_t> d_out;
+  if (cudaError_t err = d_in.allocate(kCount); err != cudaSuccess) return fail(err);
+  if (cudaError_t err = d_out.allocate(kCount); err != cudaSuccess) return fail(err);
+  if (cudaError_t err = cudaMemcpy(d_in.data(), input.data(), d_in.bytes(), cudaMemcpyHostToDevice);
+      err != cudaSuccess) {
+    return fail(err);
+  }
+  SquareModKernel<<<kCount / kThreads, kThreads>>>(d_in.data(), d_out.data(), kCount);
+  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return fail(err);
+  std::vector<uint64_t> output(kCount);
+  if (cudaError_t err =
+          cudaMemcpy(output.data(), d_out.data(), d_out.bytes(), cudaMemcpyDeviceToHost);
+      err != cudaSuccess) {
+    return fail(err);
+  }
+  for (int i = 0; i < kCount; ++i) {
+    if (output[i] != HostMulMod(input[i], input[i])) ++outcome.mismatches;
+  }
+  return outcome;
+}
+
+}  // namespace provd::kernels
