@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -59,9 +60,11 @@ absl::Status EnsureDirectory(const std::filesystem::path& path) {
 // if another process won the race), so a reader never sees a half-written file.
 absl::Status PublishProtocolFile(const std::filesystem::path& dir) {
   const std::filesystem::path target = dir / kProtocolFile;
-  const std::filesystem::path temp = dir / absl::StrCat(".", kProtocolFile, ".", ::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
+  // mkostemp, not a pid-based name: threads of one process open lock dirs concurrently.
+  std::string temp_name = (dir / absl::StrCat(".", kProtocolFile, ".XXXXXX")).string();
+  int fd = ::mkostemp(temp_name.data(), O_CLOEXEC);
   if (fd < 0) return ErrnoStatus(errno, "create a file in", dir);
+  const std::filesystem::path temp = temp_name;
   const std::string line = ProtocolLine() + "\n";
   bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
   written = (::fchmod(fd, kFileMode) == 0 || errno == EPERM) && written;

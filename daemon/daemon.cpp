@@ -58,6 +58,9 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const ServeConfig& config)
   // allowed but loudly flagged.
   builder.AddListeningPort(config.listen_address.ToString(), grpc::InsecureServerCredentials(),
                            &bound_port);
+  // gRPC sets SO_REUSEPORT by default, which would let a second daemon bind the same port and
+  // silently take half of the connections. One port, one daemon.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
   builder.RegisterService(daemon->service_.get());
   daemon->server_ = builder.BuildAndStart();

@@ -2,8 +2,10 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "spdlog/pattern_formatter.h"
 #include "spdlog/sinks/stdout_sinks.h"
@@ -33,22 +35,21 @@ class JsonMessageFlag final : public spdlog::custom_flag_formatter {
 }  // namespace
 
 absl::Status ValidateLogSettings(absl::string_view level, absl::string_view format) {
+  std::vector<std::string> errors;
   bool known_level = false;
   for (absl::string_view candidate : kLevels) known_level = known_level || candidate == level;
   if (!known_level) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--log-level \"", level, "\": expected trace, debug, info, warn, error or critical"));
+    errors.push_back(absl::StrCat("--log-level \"", level,
+                                  "\": expected trace, debug, info, warn, error or critical"));
   }
   if (format != "text" && format != "json") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--log-format \"", format, "\": expected text or json"));
+    errors.push_back(absl::StrCat("--log-format \"", format, "\": expected text or json"));
   }
-  return absl::OkStatus();
+  if (errors.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrJoin(errors, "; "));
 }
 
-void InitLogging(absl::string_view level, absl::string_view format) {
-  auto logger = std::make_shared<spdlog::logger>(
-      "provd", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+std::unique_ptr<spdlog::formatter> MakeLogFormatter(absl::string_view format) {
   // UTC timestamps in both formats, so that the logs of several hosts line up.
   auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
   if (format == "json") {
@@ -57,7 +58,13 @@ void InitLogging(absl::string_view level, absl::string_view format) {
   } else {
     formatter->set_pattern("%Y-%m-%dT%H:%M:%S.%fZ %-5l %v");
   }
-  logger->set_formatter(std::move(formatter));
+  return formatter;
+}
+
+void InitLogging(absl::string_view level, absl::string_view format) {
+  auto logger = std::make_shared<spdlog::logger>(
+      "provd", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  logger->set_formatter(MakeLogFormatter(format));
   logger->set_level(spdlog::level::from_str(std::string(level)));
   logger->flush_on(spdlog::level::info);
   spdlog::set_default_logger(std::move(logger));

@@ -1,0 +1,43 @@
+// A real `provd serve` for integration tests: own temp dirs, a kernel-chosen loopback port
+// (read back from --ready-file), and helpers to run provctl against it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tests/support/subprocess.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace provd::testing {
+
+class DaemonProcess {
+ public:
+  // Starts provd with `extra_flags` and waits (at most 20 s) until it reports its addresses.
+  static absl::StatusOr<std::unique_ptr<DaemonProcess>> Start(
+      const std::vector<std::string>& extra_flags = {});
+
+  const std::string& grpc_address() const { return grpc_address_; }
+  const std::string& metrics_address() const { return metrics_address_; }
+  Subprocess& process() { return *process_; }
+  const TempDir& dir() const { return dir_; }
+
+  // Runs provctl --addr <this daemon> `args`.
+  absl::StatusOr<ExitInfo> Provctl(const std::vector<std::string>& args);
+
+ private:
+  DaemonProcess() = default;
+
+  TempDir dir_;
+  std::optional<Subprocess> process_;
+  std::string grpc_address_;
+  std::string metrics_address_;
+};
+
+// The body of an HTTP GET on 127.0.0.1:port, or an error.
+absl::StatusOr<std::string> HttpGet(const std::string& host_port, const std::string& path);
+
+// True if a TCP listener can bind `host_port` right now (i.e. nobody holds it).
+bool PortIsFree(const std::string& host_port);
+
+}  // namespace provd::testing

@@ -1,0 +1,132 @@
+#include "daemon/request_validation.hpp"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/support/status_matchers.hpp"
+
+namespace provd::daemon {
+namespace {
+
+using ::provd::testing::IsOk;
+using ::provd::testing::StatusIs;
+using ::testing::HasSubstr;
+
+constexpr char kWitnessHeader[] = "wtns\x02\0\0\0\x02\0\0\0";
+
+provd::v1::SubmitJobRequest ValidRequest() {
+  provd::v1::SubmitJobRequest request;
+  request.set_priority(provd::v1::PRIORITY_HIGH);
+  auto* spec = request.mutable_spec()->mutable_groth16();
+  spec->set_zkey_name("circuits/multiplier.zkey");
+  spec->set_witness(std::string(kWitnessHeader, sizeof(kWitnessHeader) - 1) + "payload");
+  return request;
+}
+
+absl::Status Validate(const provd::v1::SubmitJobRequest& request) {
+  return ValidateSubmitJob(request, RequestLimits{});
+}
+
+TEST(RequestValidationTest, AcceptsAWellFormedGroth16Job) {
+  EXPECT_THAT(Validate(ValidRequest()), IsOk());
+  auto request = ValidRequest();
+  request.mutable_spec()->mutable_groth16()->set_seed(std::string(32, '\x07'));
+  request.set_request_id("batch-17/attempt-1");
+  request.mutable_deadline()->set_seconds(600);
+  EXPECT_THAT(Validate(request), IsOk());
+}
+
+TEST(RequestValidationTest, RequiresAPriority) {
+  auto request = ValidRequest();
+  request.set_priority(provd::v1::PRIORITY_UNSPECIFIED);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("priority: must be PRIORITY_LOW or")));
+  request.set_priority(static_cast<provd::v1::Priority>(7));
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("priority")));
+}
+
+TEST(RequestValidationTest, RequiresAJobKind) {
+  auto request = ValidRequest();
+  request.mutable_spec()->clear_kind();
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("spec: no job kind")));
+}
+
+TEST(RequestValidationTest, KeyNamesCannotLeaveTheKeyDirectory) {
+  for (const char* bad : {"", "/etc/passwd", "../secret.zkey", "a/../../b.zkey", "a//b.zkey",
+                          "./a.zkey", "a/.", "with space.zkey", "back\\slash.zkey",
+                          "nul\x01.zkey"}) {
+    auto request = ValidRequest();
+    request.mutable_spec()->mutable_groth16()->set_zkey_name(bad);
+    EXPECT_THAT(Validate(request),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("spec.groth16.zkey_name")))
+        << bad;
+  }
+  auto request = ValidRequest();
+  request.mutable_spec()->mutable_groth16()->set_zkey_name(std::string(256, 'a'));
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("255")));
+}
+
+TEST(RequestValidationTest, WitnessMustBeANonEmptyWtnsWithinTheLimit) {
+  auto request = ValidRequest();
+  request.mutable_spec()->mutable_groth16()->clear_witness();
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("witness: is empty")));
+  request.mutable_spec()->mutable_groth16()->set_witness("not a witness at all");
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no \"wtns\" header")));
+  request = ValidRequest();
+  RequestLimits tight;
+  tight.max_witness_bytes = 8;
+  EXPECT_THAT(ValidateSubmitJob(request, tight),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("exceed the limit of 8")));
+}
+
+TEST(RequestValidationTest, SeedIsEmptyOrExactly32Bytes) {
+  auto request = ValidRequest();
+  request.mutable_spec()->mutable_groth16()->set_seed(std::string(31, 'x'));
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("spec.groth16.seed: must be empty or 32")));
+}
+
+TEST(RequestValidationTest, RequestIdIsShortPrintableAscii) {
+  auto request = ValidRequest();
+  request.set_request_id(std::string(129, 'r'));
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("request_id")));
+  request.set_request_id("tab\there");
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("printable ASCII")));
+}
+
+TEST(RequestValidationTest, DeadlineMustBePositiveAndBounded) {
+  auto request = ValidRequest();
+  request.mutable_deadline()->set_seconds(0);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("positive")));
+  request.mutable_deadline()->set_seconds(-5);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("positive")));
+  request.mutable_deadline()->set_seconds(31LL * 24 * 3600);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("30 days")));
+}
+
+TEST(RequestValidationTest, JobIds) {
+  EXPECT_THAT(ValidateJobId("01HZX3-abc_9"), IsOk());
+  EXPECT_THAT(ValidateJobId(""), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("job_id")));
+  EXPECT_THAT(ValidateJobId("a/b"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("job_id")));
+  EXPECT_THAT(ValidateJobId(std::string(65, 'a')),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("64")));
+}
+
+TEST(RequestValidationTest, ListFiltersMustBeKnownValues) {
+  provd::v1::ListJobsRequest request;
+  EXPECT_THAT(ValidateListJobs(request), IsOk());
+  request.add_states(provd::v1::JOB_STATE_RUNNING);
+  EXPECT_THAT(ValidateListJobs(request), IsOk());
+  request.add_states(provd::v1::JOB_STATE_UNSPECIFIED);
+  EXPECT_THAT(ValidateListJobs(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("states")));
+  request.clear_states();
+  request.set_priority(static_cast<provd::v1::Priority>(9));
+  EXPECT_THAT(ValidateListJobs(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("priority")));
+}
+
+}  // namespace
+}  // namespace provd::daemon

@@ -1,0 +1,76 @@
+#include <cstdlib>
+
+#include "CLI/CLI.hpp"
+#include "daemon/config.hpp"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/support/status_matchers.hpp"
+
+namespace provd::daemon {
+namespace {
+
+using ::provd::testing::IsOk;
+using ::provd::testing::StatusIs;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+ServeConfig Parse(std::vector<std::string> args) {
+  CLI::App app;
+  ServeConfig config;
+  AddServeFlags(app, config);
+  std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
+  app.parse(args);
+  return config;
+}
+
+TEST(ServeConfigTest, DefaultsAreLoopbackAndDerivedDirectories) {
+  ServeConfig config = Parse({"--data-dir", "/srv/provd"});
+  ASSERT_THAT(FinalizeServeConfig(config), IsOk());
+  EXPECT_EQ(config.listen_address.ToString(), "127.0.0.1:50051");
+  EXPECT_EQ(config.metrics_address.ToString(), "127.0.0.1:9464");
+  EXPECT_EQ(config.key_dir, "/srv/provd/keys");
+  EXPECT_FALSE(config.lock_dir.empty());
+}
+
+TEST(ServeConfigTest, FlagsOverrideDefaults) {
+  ServeConfig config = Parse({"--listen", "unix:/run/p.sock", "--metrics-listen", "", "--data-dir",
+                              "/d", "--key-dir", "/k", "--lock-dir", "/l", "--log-format", "json",
+                              "--log-level", "debug", "--shutdown-grace", "5"});
+  ASSERT_THAT(FinalizeServeConfig(config), IsOk());
+  EXPECT_EQ(config.listen_address.kind, ListenAddress::Kind::kUnix);
+  EXPECT_TRUE(config.metrics_listen.empty());
+  EXPECT_EQ(config.key_dir, "/k");
+  EXPECT_EQ(config.lock_dir, "/l");
+  EXPECT_EQ(config.shutdown_grace_seconds, 5u);
+  nlohmann::json json = ToJson(config);
+  EXPECT_EQ(json["listen"], "unix:/run/p.sock");
+  EXPECT_EQ(json["log_format"], "json");
+}
+
+TEST(ServeConfigTest, ReportsEveryBadFlagAtOnce) {
+  ServeConfig config = Parse({"--listen", "nope", "--metrics-listen", "x:99999", "--log-level",
+                              "loud", "--log-format", "xml", "--max-message-bytes", "10"});
+  EXPECT_THAT(FinalizeServeConfig(config),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       AllOf(HasSubstr("--listen"), HasSubstr("--metrics-listen"),
+                             HasSubstr("--log-level"), HasSubstr("--log-format"),
+                             HasSubstr("--max-message-bytes"))));
+}
+
+TEST(ServeConfigTest, UnknownFlagsAreParseErrors) {
+  EXPECT_THROW(Parse({"--no-such-flag"}), CLI::ParseError);
+  EXPECT_THROW(Parse({"--shutdown-grace", "soon"}), CLI::ParseError);
+}
+
+TEST(ServeConfigTest, DataDirDefaultFollowsSystemdThenXdg) {
+  ::setenv("STATE_DIRECTORY", "/var/lib/provd:/var/lib/other", 1);
+  EXPECT_EQ(DefaultDataDir(), "/var/lib/provd");
+  ::unsetenv("STATE_DIRECTORY");
+  ::setenv("XDG_STATE_HOME", "/home/u/.state", 1);
+  EXPECT_EQ(DefaultDataDir(), "/home/u/.state/provd");
+  ::unsetenv("XDG_STATE_HOME");
+}
+
+}  // namespace
+}  // namespace provd::daemon
