@@ -1,0 +1,285 @@
+// Prime fields in Montgomery form over N 64-bit limbs: one implementation, instantiated per
+// modulus from a small parameter struct (see bn254.hpp, bls12_381.hpp). Every derived constant
+// (R, R^2, -p^-1, the 2-adic decomposition of p-1, exponents) is computed at compile time
+// from the modulus.
+//
+// Multiplication is CIOS with the "no-carry" shortcut of gnark-crypto (valid when the top limb
+// of p is below 2^63 - 1, checked by static_assert), which saves the extra carry word.
+//
+// Not constant-time: Inverse, Pow, Sqrt and the reductions branch on values. That is accepted
+// for a prover (the witness is the prover's own secret and timing is not observable by a
+// remote verifier); do not reuse these for secret keys on shared machines.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "prover_core/field/bigint.hpp"
+
+namespace provd::field {
+
+// Compile-time facts derived from a parameter struct P with
+//   static constexpr size_t kLimbs;           number of 64-bit limbs
+//   static constexpr BigInt<kLimbs> kModulus; the prime p
+//   static constexpr uint64_t kNonResidue;    the smallest quadratic non-residue (as snarkjs /
+//                                             ffjavascript pick it: it fixes the roots of unity)
+//   static constexpr char kName[];            e.g. "bn254_fr"
+template <typename P>
+struct MontgomeryConstants {
+  static constexpr size_t N = P::kLimbs;
+  using Int = BigInt<N>;
+
+  static constexpr Int kModulus = P::kModulus;
+
+  static constexpr uint64_t ComputeInv() {
+    uint64_t x = 1;  // Newton iteration for p0^-1 mod 2^64: each step doubles the valid bits
+    for (int i = 0; i < 7; ++i) x *= 2 - kModulus.limbs[0] * x;
+    return ~x + 1;  // -p^-1
+  }
+  // 2 * v mod p for v < p.
+  static constexpr Int DoubleMod(Int v) {
+    uint64_t carry = v.ShiftLeft1();
+    if (carry != 0 || v >= kModulus) v.SubInPlace(kModulus);
+    return v;
+  }
+  static constexpr Int PowerOfTwoMod(size_t exponent) {
+    Int v = Int::FromUint64(1);
+    for (size_t i = 0; i < exponent; ++i) v = DoubleMod(v);
+    return v;
+  }
+  static constexpr Int MinusSmall(uint64_t k) {
+    Int v = kModulus;
+    v.SubInPlace(Int::FromUint64(k));
+    return v;
+  }
+  static constexpr size_t ComputeTwoAdicity() {
+    Int v = MinusSmall(1);
+    size_t s = 0;
+    while (!v.IsOdd()) {
+      v.ShiftRight1();
+      ++s;
+    }
+    return s;
+  }
+  static constexpr Int ShiftedRight(Int v, size_t k) {
+    for (size_t i = 0; i < k; ++i) v.ShiftRight1();
+    return v;
+  }
+
+  static constexpr uint64_t kInv = ComputeInv();
+  static constexpr Int kR = PowerOfTwoMod(64 * N);       // Montgomery form of 1
+  static constexpr Int kR2 = PowerOfTwoMod(128 * N);     // converts into Montgomery form
+  static constexpr Int kPMinus2 = MinusSmall(2);         // Fermat inversion exponent
+  static constexpr Int kHalfPMinus1 = ShiftedRight(MinusSmall(1), 1);  // Euler's criterion
+  static constexpr size_t kTwoAdicity = ComputeTwoAdicity();
+  static constexpr Int kOddPart = ShiftedRight(MinusSmall(1), kTwoAdicity);  // t: p-1 = t*2^s
+  static constexpr bool kIsThreeModFour = (kModulus.limbs[0] & 3) == 3;
+  static constexpr Int ComputeSqrtExponent() {
+    if constexpr (kIsThreeModFour) {
+      Int e = kModulus;  // (p + 1) / 4
+      e.AddInPlace(Int::FromUint64(1));
+      return ShiftedRight(e, 2);
+    } else {
+      return ShiftedRight(kOddPart, 1);  // (t - 1) / 2; t is odd
+    }
+  }
+  static constexpr Int kSqrtExponent = ComputeSqrtExponent();
+
+  static_assert(kModulus.limbs[N - 1] < 0x7fffffffffffffffull,
+                "no-carry Montgomery multiplication needs the top limb of p below 2^63 - 1");
+  static_assert(kModulus.IsOdd(), "Montgomery form needs an odd modulus");
+};
+
+template <typename P>
+class Fp {
+  using C = MontgomeryConstants<P>;
+
+ public:
+  using Params = P;
+  using Constants = C;
+  static constexpr size_t kLimbs = P::kLimbs;
+  static constexpr size_t kBytes = 8 * kLimbs;
+  static constexpr size_t kTwoAdicity = C::kTwoAdicity;
+  using Int = BigInt<kLimbs>;
+
+  constexpr Fp() = default;
+
+  static constexpr Fp Zero() { return Fp(); }
+  static constexpr Fp One() { return FromMontgomery(C::kR); }
+  static constexpr Fp FromUint64(uint64_t v) { return FromCanonical(Int::FromUint64(v)); }
+  // `v` must be < p (callers with untrusted input use FromBytesLE / FromMontBytesLE).
+  static constexpr Fp FromCanonical(const Int& v) {
+    Fp r;
+    MontMul(r.mont_, v, C::kR2);
+    return r;
+  }
+  // The raw Montgomery representation v = a*R mod p; `v` must be < p.
+  static constexpr Fp FromMontgomery(const Int& v) {
+    Fp r;
+    r.mont_ = v;
+    return r;
+  }
+  // Reduces any integer of kLimbs limbs (e.g. a scalar >= p) modulo p.
+  static constexpr Fp FromIntReduced(Int v) {
+    while (v >= C::kModulus) v.SubInPlace(C::kModulus);
+    return FromCanonical(v);
+  }
+
+  static constexpr const Int& Modulus() { return C::kModulus; }
+  static constexpr uint64_t NonResidue() { return P::kNonResidue; }
+  static constexpr const Int& OddPartOfPMinus1() { return C::kOddPart; }
+
+  // Untrusted input: exactly kBytes little-endian bytes of a value < p, normal form.
+  static absl::StatusOr<Fp> FromBytesLE(std::span<const uint8_t> bytes) {
+    return Decode(bytes, /*montgomery=*/false);
+  }
+  // Untrusted input: exactly kBytes little-endian bytes of a*R mod p (snarkjs's zkey layout).
+  static absl::StatusOr<Fp> FromMontBytesLE(std::span<const uint8_t> bytes) {
+    return Decode(bytes, /*montgomery=*/true);
+  }
+  void ToBytesLE(std::span<uint8_t> out) const { ToCanonical().ToBytesLE(out); }
+  void ToMontBytesLE(std::span<uint8_t> out) const { mont_.ToBytesLE(out); }
+
+  constexpr Int ToCanonical() const {
+    Int r;
+    MontMul(r, mont_, Int::FromUint64(1));
+    return r;
+  }
+  constexpr const Int& Montgomery() const { return mont_; }
+
+  constexpr bool IsZero() const { return mont_.IsZero(); }
+  constexpr bool IsOne() const { return mont_ == C::kR; }
+  friend constexpr bool operator==(const Fp&, const Fp&) = default;
+
+  friend constexpr Fp operator+(const Fp& a, const Fp& b) {
+    Fp r = a;
+    r += b;
+    return r;
+  }
+  friend constexpr Fp operator-(const Fp& a, const Fp& b) {
+    Fp r = a;
+    r -= b;
+    return r;
+  }
+  friend constexpr Fp operator*(const Fp& a, const Fp& b) {
+    Fp r;
+    MontMul(r.mont_, a.mont_, b.mont_);
+    return r;
+  }
+  constexpr Fp operator-() const {
+    if (IsZero()) return *this;
+    Fp r;
+    r.mont_ = C::kModulus;
+    r.mont_.SubInPlace(mont_);
+    return r;
+  }
+  constexpr Fp& operator+=(const Fp& b) {
+    mont_.AddInPlace(b.mont_);  // no carry out: p < 2^(64N - 1)
+    ReduceOnce(mont_);
+    return *this;
+  }
+  constexpr Fp& operator-=(const Fp& b) {
+    if (mont_.SubInPlace(b.mont_) != 0) mont_.AddInPlace(C::kModulus);
+    return *this;
+  }
+  constexpr Fp& operator*=(const Fp& b) {
+    MontMul(mont_, mont_, b.mont_);
+    return *this;
+  }
+
+  constexpr Fp Double() const { return *this + *this; }
+  constexpr Fp Square() const { return *this * *this; }
+
+  template <size_t M>
+  constexpr Fp Pow(const BigInt<M>& e) const {
+    Fp r = One();
+    for (size_t i = e.BitLength(); i-- > 0;) {
+      r = r.Square();
+      if (e.Bit(i)) r *= *this;
+    }
+    return r;
+  }
+  constexpr Fp Pow(uint64_t e) const { return Pow(BigInt<1>::FromUint64(e)); }
+
+  // a^-1 by Fermat; Zero() for zero (callers that can see zero check first).
+  constexpr Fp Inverse() const { return Pow(C::kPMinus2); }
+
+  // Euler's criterion; zero counts as a square.
+  constexpr bool IsSquare() const {
+    if (IsZero()) return true;
+    return Pow(C::kHalfPMinus1).IsOne();
+  }
+
+  // A square root (either one), or nullopt for non-squares. p = 3 mod 4: a^((p+1)/4);
+  // otherwise Tonelli-Shanks with the non-residue's 2^s-th root of unity.
+  constexpr std::optional<Fp> Sqrt() const {
+    if (IsZero()) return Zero();
+    if (!IsSquare()) return std::nullopt;
+    if constexpr (C::kIsThreeModFour) {
+      return Pow(C::kSqrtExponent);
+    } else {
+      Fp c = FromUint64(P::kNonResidue).Pow(C::kOddPart);
+      Fp x = Pow(C::kSqrtExponent);  // a^((t-1)/2)
+      Fp b = x.Square() * *this;       // a^t
+      x *= *this;                      // a^((t+1)/2)
+      size_t m = C::kTwoAdicity;
+      while (!b.IsOne()) {
+        size_t i = 0;
+        for (Fp b2 = b; !b2.IsOne(); b2 = b2.Square()) ++i;
+        Fp g = c;
+        for (size_t k = 0; k + i + 1 < m; ++k) g = g.Square();
+        x *= g;
+        c = g.Square();
+        b *= c;
+        m = i;
+      }
+      return x;
+    }
+  }
+
+ private:
+  static constexpr void ReduceOnce(Int& v) {
+    Int t = v;
+    if (t.SubInPlace(C::kModulus) == 0) v = t;
+  }
+
+  static constexpr void MontMul(Int& out, const Int& a, const Int& b) {
+    constexpr size_t N = kLimbs;
+    const Int& p = C::kModulus;
+    uint64_t t[N] = {};
+    for (size_t i = 0; i < N; ++i) {
+      uint64_t carry_a = 0;
+      uint64_t carry_c = 0;
+      t[0] = MulAddAdd(a.limbs[0], b.limbs[i], t[0], 0, carry_a);
+      const uint64_t m = t[0] * C::kInv;
+      (void)MulAddAdd(m, p.limbs[0], t[0], 0, carry_c);
+      for (size_t j = 1; j < N; ++j) {
+        t[j] = MulAddAdd(a.limbs[j], b.limbs[i], t[j], carry_a, carry_a);
+        t[j - 1] = MulAddAdd(m, p.limbs[j], t[j], carry_c, carry_c);
+      }
+      t[N - 1] = carry_c + carry_a;
+    }
+    for (size_t i = 0; i < N; ++i) out.limbs[i] = t[i];
+    ReduceOnce(out);
+  }
+
+  static absl::StatusOr<Fp> Decode(std::span<const uint8_t> bytes, bool montgomery) {
+    if (bytes.size() != kBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(P::kName, ": expected ", kBytes,
+                                                     " bytes, got ", bytes.size()));
+    }
+    Int v = Int::FromBytesLE(bytes);
+    if (v >= C::kModulus) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(P::kName, ": non-canonical encoding (value >= modulus)"));
+    }
+    return montgomery ? FromMontgomery(v) : FromCanonical(v);
+  }
+
+  Int mont_{};
+};
+
+}  // namespace provd::field

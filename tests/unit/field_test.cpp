@@ -1,0 +1,168 @@
+// Algebraic properties of every field, on seeded random elements. Byte-exact agreement with
+// ffjavascript is checked in field_vectors_test.cpp.
+#include <array>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "prover_core/field/bls12_381.hpp"
+#include "prover_core/field/bn254.hpp"
+#include "prover_core/field/goldilocks.hpp"
+#include "tests/support/random.hpp"
+#include "tests/support/status_matchers.hpp"
+
+namespace provd::field {
+namespace {
+
+using ::provd::testing::IsOk;
+using ::provd::testing::StatusIs;
+using ::provd::testing::TestRng;
+
+template <typename F>
+class PrimeFieldTest : public ::testing::Test {};
+
+using PrimeFields = ::testing::Types<Bn254Fq, Bn254Fr, Bls12381Fq, Bls12381Fr, Goldilocks>;
+TYPED_TEST_SUITE(PrimeFieldTest, PrimeFields);
+
+TYPED_TEST(PrimeFieldTest, RingAxiomsHoldOnRandomElements) {
+  using F = TypeParam;
+  TestRng rng(1);
+  for (int i = 0; i < 200; ++i) {
+    F a = rng.NextField<F>(), b = rng.NextField<F>(), c = rng.NextField<F>();
+    EXPECT_EQ(a + b, b + a);
+    EXPECT_EQ(a * b, b * a);
+    EXPECT_EQ((a + b) + c, a + (b + c));
+    EXPECT_EQ((a * b) * c, a * (b * c));
+    EXPECT_EQ(a * (b + c), a * b + a * c);
+    EXPECT_EQ(a - b + b, a);
+    EXPECT_EQ(a + (-a), F::Zero());
+    EXPECT_EQ(a * F::One(), a);
+    EXPECT_EQ(a.Square(), a * a);
+    EXPECT_EQ(a.Double(), a + a);
+  }
+}
+
+TYPED_TEST(PrimeFieldTest, InverseAndPow) {
+  using F = TypeParam;
+  TestRng rng(2);
+  EXPECT_EQ(F::Zero().Inverse(), F::Zero());
+  for (int i = 0; i < 50; ++i) {
+    F a = rng.NextField<F>();
+    if (a.IsZero()) continue;
+    EXPECT_EQ(a * a.Inverse(), F::One());
+    EXPECT_EQ(a.Pow(uint64_t{5}), a * a * a * a * a);
+    // Fermat: a^(p-1) = 1.
+    typename F::Int p_minus_1 = F::Modulus();
+    p_minus_1.SubInPlace(F::Int::FromUint64(1));
+    EXPECT_TRUE(a.Pow(p_minus_1).IsOne());
+  }
+}
+
+TYPED_TEST(PrimeFieldTest, SqrtOfSquaresAndNoneForNonSquares) {
+  using F = TypeParam;
+  TestRng rng(3);
+  int squares = 0, non_squares = 0;
+  for (int i = 0; i < 60; ++i) {
+    F a = rng.NextField<F>();
+    std::optional<F> root = a.Sqrt();
+    ASSERT_EQ(root.has_value(), a.IsSquare());
+    if (root) {
+      EXPECT_EQ(root->Square(), a);
+      ++squares;
+    } else {
+      ++non_squares;
+    }
+    std::optional<F> of_square = a.Square().Sqrt();
+    ASSERT_TRUE(of_square.has_value());
+    EXPECT_TRUE(*of_square == a || *of_square == -a);
+  }
+  EXPECT_GT(squares, 10);
+  EXPECT_GT(non_squares, 10);
+}
+
+TYPED_TEST(PrimeFieldTest, NonResidueIsTheSmallestOne) {
+  using F = TypeParam;
+  const uint64_t nqr = F::NonResidue();
+  EXPECT_FALSE(F::FromUint64(nqr).IsSquare());
+  for (uint64_t k = 2; k < nqr; ++k) EXPECT_TRUE(F::FromUint64(k).IsSquare()) << k;
+}
+
+TYPED_TEST(PrimeFieldTest, SerializationRoundTripsAndRejectsNonCanonical) {
+  using F = TypeParam;
+  TestRng rng(4);
+  std::array<uint8_t, F::kBytes> bytes{};
+  for (int i = 0; i < 20; ++i) {
+    F a = rng.NextField<F>();
+    a.ToBytesLE(bytes);
+    auto back = F::FromBytesLE(bytes);
+    ASSERT_THAT(back, IsOk());
+    EXPECT_EQ(*back, a);
+    a.ToMontBytesLE(bytes);
+    auto mont = F::FromMontBytesLE(bytes);
+    ASSERT_THAT(mont, IsOk());
+    EXPECT_EQ(*mont, a);
+  }
+  F::Modulus().ToBytesLE(bytes);
+  EXPECT_THAT(F::FromBytesLE(bytes), StatusIs(absl::StatusCode::kInvalidArgument,
+                                              ::testing::HasSubstr("non-canonical")));
+  EXPECT_THAT(F::FromMontBytesLE(bytes), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                  ::testing::HasSubstr("non-canonical")));
+  EXPECT_THAT(F::FromBytesLE(std::span<const uint8_t>(bytes).first(F::kBytes - 1)),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("expected")));
+}
+
+TEST(FieldConstantsTest, TwoAdicities) {
+  EXPECT_EQ(Bn254Fr::kTwoAdicity, 28u);
+  EXPECT_EQ(Bls12381Fr::kTwoAdicity, 32u);
+  EXPECT_EQ(Goldilocks::kTwoAdicity, 32u);
+  EXPECT_EQ(Bn254Fq::kTwoAdicity, 1u);
+  EXPECT_EQ(Bls12381Fq::kTwoAdicity, 1u);
+}
+
+TEST(FieldConstantsTest, GoldilocksReductionEdgeCases) {
+  using G = Goldilocks;
+  const G p_minus_1 = G::FromUint64(G::kP - 1);
+  EXPECT_EQ(p_minus_1 * p_minus_1, G::One());  // (-1)^2
+  EXPECT_EQ(p_minus_1 + p_minus_1, G::FromUint64(G::kP - 2));
+  EXPECT_EQ(G::Zero() - G::One(), p_minus_1);
+  EXPECT_EQ(G::FromUint64(1ull << 32) * G::FromUint64(1ull << 32), G::FromUint64(G::kEpsilon));
+  EXPECT_EQ(G::FromUint64(~0ull), G::FromUint64(G::kEpsilon - 1));  // 2^64 - 1 reduced
+}
+
+template <typename F2>
+class QuadraticFieldTest : public ::testing::Test {};
+using QuadraticFields = ::testing::Types<Bn254Fq2, Bls12381Fq2>;
+TYPED_TEST_SUITE(QuadraticFieldTest, QuadraticFields);
+
+TYPED_TEST(QuadraticFieldTest, ArithmeticAndSqrt) {
+  using F2 = TypeParam;
+  using F = typename F2::Base;
+  TestRng rng(5);
+  const F2 u(F::Zero(), F::One());
+  EXPECT_EQ(u * u, -F2::One());
+  int non_squares = 0;
+  for (int i = 0; i < 40; ++i) {
+    F2 a(rng.NextField<F>(), rng.NextField<F>());
+    F2 b(rng.NextField<F>(), rng.NextField<F>());
+    F2 c(rng.NextField<F>(), rng.NextField<F>());
+    EXPECT_EQ(a * (b + c), a * b + a * c);
+    EXPECT_EQ((a * b) * c, a * (b * c));
+    EXPECT_EQ(a.Square(), a * a);
+    EXPECT_EQ(a * a.Inverse(), F2::One());
+    auto root = a.Sqrt();
+    ASSERT_EQ(root.has_value(), a.IsSquare());
+    if (root) {
+      EXPECT_EQ(root->Square(), a);
+    } else {
+      ++non_squares;
+    }
+    auto of_square = a.Square().Sqrt();
+    ASSERT_TRUE(of_square.has_value());
+    EXPECT_EQ(of_square->Square(), a.Square());
+  }
+  EXPECT_GT(non_squares, 5);
+  // An element of the base field: always a square in Fq2.
+  EXPECT_TRUE(F2(F::FromUint64(F::NonResidue()), F::Zero()).IsSquare());
+}
+
+}  // namespace
+}  // namespace provd::field
