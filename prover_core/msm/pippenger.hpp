@@ -1,0 +1,168 @@
+// Multi-scalar multiplication sum_i k_i * P_i by Pippenger's bucket method with signed digits,
+// multi-threaded on the process pool, over affine input points. One implementation for every
+// curve and group (instantiated in msm_<curve>.cpp).
+//
+// Scalars are 256-bit integers in normal form (snarkjs's witness values); values >= r are
+// allowed and act modulo r, as the group has order r.
+//
+// Chunking: the MSM over n points is the sum of the MSMs over any partition of the points into
+// ranges. ChunkedMsm (chunked_msm.hpp) exposes that so a round can stop after any chunk and
+// resume on another device, keeping the partial sum it already has.
+//
+// Not constant-time: bucket indices depend on the scalars (accepted for proving; see
+// field/montgomery_field.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "prover_core/curve/short_weierstrass.hpp"
+#include "prover_core/field/bigint.hpp"
+#include "prover_core/thread_pool.hpp"
+
+namespace provd::msm {
+
+using Scalar = field::BigInt<4>;
+
+struct MsmOptions {
+  // Window width c in bits; 0 picks it from the size and the pool (ChooseWindowBits).
+  size_t window_bits = 0;
+};
+
+// The window width minimizing the modelled cost for n points on `threads` threads: each of the
+// W = ceil((bits + 1) / c) windows costs n bucket additions plus 2^c additions to reduce its
+// buckets, once per slice of points that runs in parallel.
+size_t ChooseWindowBits(size_t n, size_t threads, size_t scalar_bits = 256);
+
+// Bits [offset, offset + width) of `k` (width <= 32; bits past 256 are zero).
+inline uint32_t ExtractBits(const Scalar& k, size_t offset, size_t width) {
+  const size_t limb = offset / 64;
+  const size_t shift = offset % 64;
+  if (limb >= 4) return 0;
+  uint64_t v = k.limbs[limb] >> shift;
+  if (shift != 0 && shift + width > 64 && limb + 1 < 4) v |= k.limbs[limb + 1] << (64 - shift);
+  return static_cast<uint32_t>(v & ((uint64_t{1} << width) - 1));
+}
+
+// The MSM over all given points: the untrusted-size entry point. INVALID_ARGUMENT when the
+// spans differ in length.
+template <typename C>
+absl::StatusOr<curve::XyzzPoint<C>> Msm(std::span<const curve::AffinePoint<C>> points,
+                                        std::span<const Scalar> scalars, ThreadPool& pool,
+                                        MsmOptions options = {});
+
+// The kernel: sizes must match (checked by the callers above).
+template <typename C>
+curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
+                                 std::span<const Scalar> scalars, ThreadPool& pool,
+                                 MsmOptions options = {});
+
+// ---------------------------------------------------------------------------------------------
+// Implementation.
+
+namespace internal {
+
+// Signed base-2^c digits of one scalar, d_0 + d_1 2^c + ... with d_j in [-2^(c-1), 2^(c-1)]:
+// half the buckets of unsigned digits, since -d*P uses the bucket of d with P negated.
+inline void SignedDigits(const Scalar& k, size_t c, size_t windows, int32_t* out,
+                         size_t stride) {
+  const uint32_t half = uint32_t{1} << (c - 1);
+  const int64_t full = int64_t{1} << c;
+  uint32_t carry = 0;
+  for (size_t w = 0; w < windows; ++w) {
+    uint32_t raw = ExtractBits(k, w * c, c) + carry;
+    if (raw > half) {
+      out[w * stride] = static_cast<int32_t>(static_cast<int64_t>(raw) - full);
+      carry = 1;
+    } else {
+      out[w * stride] = static_cast<int32_t>(raw);
+      carry = 0;
+    }
+  }
+}
+
+}  // namespace internal
+
+template <typename C>
+curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
+                                 std::span<const Scalar> scalars, ThreadPool& pool,
+                                 MsmOptions options) {
+  using Xyzz = curve::XyzzPoint<C>;
+  const size_t n = points.size();
+  if (n == 0) return Xyzz();
+
+  size_t scalar_bits = 0;
+  for (const Scalar& k : scalars) scalar_bits = std::max(scalar_bits, k.BitLength());
+  if (scalar_bits == 0) return Xyzz();
+
+  const size_t c = options.window_bits != 0 ? options.window_bits
+                                            : ChooseWindowBits(n, pool.size(), scalar_bits);
+  // One extra bit for the carry out of the top signed digit.
+  const size_t windows = (scalar_bits + 1 + c - 1) / c;
+  const size_t buckets = size_t{1} << (c - 1);
+  const size_t slices = std::max<size_t>(1, (2 * pool.size() + windows - 1) / windows);
+  const size_t slice_len = (n + slices - 1) / slices;
+
+  // digits[w * n + i]: window-major, so each task reads its window contiguously.
+  std::vector<int32_t> digits(windows * n);
+  pool.ParallelForRange(n, 1024, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      internal::SignedDigits(scalars[i], c, windows, &digits[i], n);
+    }
+  });
+
+  std::vector<Xyzz> partial(windows * slices);
+  pool.ParallelFor(windows * slices, [&](size_t task) {
+    const size_t w = task / slices;
+    const size_t s = task % slices;
+    const size_t begin = s * slice_len;
+    const size_t end = std::min(n, begin + slice_len);
+    std::vector<Xyzz> bucket(buckets);
+    const int32_t* d = &digits[w * n];
+    for (size_t i = begin; i < end; ++i) {
+      const int32_t digit = d[i];
+      if (digit > 0) {
+        bucket[static_cast<size_t>(digit) - 1].AddAffine(points[i]);
+      } else if (digit < 0) {
+        bucket[static_cast<size_t>(-digit) - 1].SubAffine(points[i]);
+      }
+    }
+    // sum_b (b+1) * bucket[b] as a running sum from the top bucket down.
+    Xyzz running;
+    Xyzz total;
+    for (size_t b = buckets; b-- > 0;) {
+      running.Add(bucket[b]);
+      total.Add(running);
+    }
+    partial[task] = total;
+  });
+
+  // Horner over the windows: acc = sum_w window_w * 2^(c w).
+  Xyzz acc;
+  for (size_t w = windows; w-- > 0;) {
+    for (size_t i = 0; i < c && !acc.IsInfinity(); ++i) acc = acc.Double();
+    for (size_t s = 0; s < slices; ++s) acc.Add(partial[w * slices + s]);
+  }
+  return acc;
+}
+
+template <typename C>
+absl::StatusOr<curve::XyzzPoint<C>> Msm(std::span<const curve::AffinePoint<C>> points,
+                                        std::span<const Scalar> scalars, ThreadPool& pool,
+                                        MsmOptions options) {
+  if (points.size() != scalars.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(C::kName, " MSM: ", points.size(),
+                                                   " points but ", scalars.size(), " scalars"));
+  }
+  if (options.window_bits > 20) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("MSM window of ", options.window_bits, " bits: at most 20 supported"));
+  }
+  return PippengerMsm<C>(points, scalars, pool, options);
+}
+
+}  // namespace provd::msm

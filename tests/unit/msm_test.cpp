@@ -1,0 +1,150 @@
+// Properties of the MSM: agreement with the naive sum, every chunking gives the same point,
+// thread count and window width do not change the result, edge cases. Agreement with
+// ffjavascript's multiExpAffine is checked in msm_vectors_test.cpp.
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "prover_core/msm/chunked_msm.hpp"
+#include "prover_core/msm/msm_instances.hpp"
+#include "tests/support/random.hpp"
+#include "tests/support/status_matchers.hpp"
+
+namespace provd::msm {
+namespace {
+
+using ::provd::testing::IsOk;
+using ::provd::testing::StatusIs;
+using ::provd::testing::TestRng;
+
+template <typename C>
+struct Instance {
+  std::vector<curve::AffinePoint<C>> points;
+  std::vector<Scalar> scalars;
+};
+
+template <typename C>
+Instance<C> RandomInstance(size_t n, uint64_t seed) {
+  TestRng rng(seed);
+  Instance<C> in;
+  // Random multiples of G, derived cheaply: P_i = P_{i-1} + Q with a random Q every 8 points.
+  curve::XyzzPoint<C> p = curve::ScalarMul(C::Generator(), rng.NextInt<4>());
+  curve::AffinePoint<C> q = curve::ScalarMul(C::Generator(), rng.NextInt<4>()).ToAffine();
+  std::vector<curve::XyzzPoint<C>> xyzz;
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 8 == 0) q = curve::ScalarMul(C::Generator(), rng.NextInt<4>()).ToAffine();
+    p.AddAffine(q);
+    xyzz.push_back(p);
+    in.scalars.push_back(rng.NextInt<4>());
+  }
+  in.points.resize(n);
+  curve::BatchToAffine<C>(xyzz, in.points);
+  return in;
+}
+
+template <typename C>
+curve::XyzzPoint<C> NaiveMsm(const Instance<C>& in) {
+  curve::XyzzPoint<C> acc;
+  for (size_t i = 0; i < in.points.size(); ++i) acc.Add(curve::ScalarMul(in.points[i], in.scalars[i]));
+  return acc;
+}
+
+template <typename C>
+class MsmTest : public ::testing::Test {};
+using Groups = ::testing::Types<curve::Bn254G1, curve::Bn254G2, curve::Bls12381G1, curve::Bls12381G2>;
+TYPED_TEST_SUITE(MsmTest, Groups);
+
+TYPED_TEST(MsmTest, MatchesTheNaiveSumForManySizes) {
+  using C = TypeParam;
+  ThreadPool pool(3);
+  for (size_t n : {1u, 2u, 3u, 17u, 100u}) {
+    Instance<C> in = RandomInstance<C>(n, n);
+    auto result = Msm<C>(in.points, in.scalars, pool);
+    ASSERT_THAT(result, IsOk());
+    EXPECT_EQ(*result, NaiveMsm(in)) << "n=" << n;
+  }
+}
+
+TYPED_TEST(MsmTest, EveryWindowWidthAndThreadCountAgree) {
+  using C = TypeParam;
+  Instance<C> in = RandomInstance<C>(300, 7);
+  ThreadPool single(1);
+  const curve::XyzzPoint<C> reference = PippengerMsm<C>(in.points, in.scalars, single);
+  for (size_t threads : {1u, 2u, 5u}) {
+    ThreadPool pool(threads);
+    for (size_t c : {1u, 2u, 5u, 8u, 13u}) {
+      MsmOptions options;
+      options.window_bits = c;
+      EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, options), reference)
+          << "threads=" << threads << " c=" << c;
+    }
+  }
+}
+
+TYPED_TEST(MsmTest, EveryChunkingGivesTheSamePoint) {
+  using C = TypeParam;
+  ThreadPool pool(2);
+  Instance<C> in = RandomInstance<C>(97, 8);
+  const auto whole = PippengerMsm<C>(in.points, in.scalars, pool);
+  for (size_t chunk : {1u, 2u, 10u, 32u, 96u, 97u, 1000u}) {
+    ChunkedMsm<C> chunked(in.points.size(), chunk);
+    while (!chunked.done()) ASSERT_THAT(chunked.RunNextOnCpu(in.points, in.scalars, pool), IsOk());
+    EXPECT_EQ(chunked.sum(), whole) << "chunk=" << chunk;
+  }
+}
+
+TYPED_TEST(MsmTest, EdgeCases) {
+  using C = TypeParam;
+  using Affine = curve::AffinePoint<C>;
+  ThreadPool pool(2);
+  Instance<C> in = RandomInstance<C>(40, 9);
+  // Zero scalars, the point at infinity, identical points, opposite points, scalars >= r.
+  Scalar all_ones;
+  for (auto& limb : all_ones.limbs) limb = ~0ull;
+  Scalar r_minus_1 = C::kOrder;
+  r_minus_1.SubInPlace(Scalar::FromUint64(1));
+  in.scalars[0] = Scalar();
+  in.points[1] = Affine::Infinity();
+  in.points[2] = in.points[3];
+  in.points[4] = -in.points[5];
+  in.scalars[4] = in.scalars[5];
+  in.scalars[6] = all_ones;
+  in.scalars[7] = C::kOrder;
+  in.scalars[8] = r_minus_1;
+  auto result = Msm<C>(in.points, in.scalars, pool);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(*result, NaiveMsm(in));
+
+  std::vector<Scalar> zeros(in.points.size());
+  auto zero = Msm<C>(in.points, zeros, pool);
+  ASSERT_THAT(zero, IsOk());
+  EXPECT_TRUE(zero->IsInfinity());
+  auto empty = Msm<C>({}, {}, pool);
+  ASSERT_THAT(empty, IsOk());
+  EXPECT_TRUE(empty->IsInfinity());
+}
+
+TYPED_TEST(MsmTest, MismatchedSizesAreAnError) {
+  using C = TypeParam;
+  ThreadPool pool(1);
+  Instance<C> in = RandomInstance<C>(4, 10);
+  in.scalars.pop_back();
+  EXPECT_THAT(Msm<C>(in.points, in.scalars, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("4 points but 3")));
+  ChunkedMsm<C> chunked(4, 2);
+  EXPECT_THAT(chunked.RunNextOnCpu(in.points, in.scalars, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("chunked MSM")));
+}
+
+TEST(MsmWindowTest, WindowGrowsWithTheInput) {
+  size_t previous = 0;
+  for (size_t log_n = 0; log_n <= 24; log_n += 4) {
+    size_t c = ChooseWindowBits(size_t{1} << log_n, 2);
+    EXPECT_GE(c, previous);
+    EXPECT_LE(c, 16u);
+    previous = c;
+  }
+  EXPECT_GE(ChooseWindowBits(1 << 20, 2), 12u);
+}
+
+}  // namespace
+}  // namespace provd::msm
