@@ -103,6 +103,7 @@ class Fp {
   static constexpr size_t kLimbs = P::kLimbs;
   static constexpr size_t kBytes = 8 * kLimbs;
   static constexpr size_t kTwoAdicity = C::kTwoAdicity;
+  static constexpr const char* kName = P::kName;
   using Int = BigInt<kLimbs>;
 
   constexpr Fp() = default;

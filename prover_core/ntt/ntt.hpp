@@ -1,0 +1,185 @@
+// Radix-2 NTTs over any 2-adic domain of a field F (BN254 Fr, BLS12-381 Fr, Goldilocks), on the
+// process pool: forward and inverse, coset forms, and the coset low-degree extension.
+//
+// Conventions (ffjavascript's, which snarkjs's proving keys assume): natural order in and out;
+// Forward computes out[i] = sum_j in[j] * w^(i j) with w = RootOfUnity<F>(log n); Inverse is
+// its exact inverse (scaled by 1/n).
+//
+// The transform is decimation in frequency: log n butterfly stages take natural order to
+// bit-reversed order, then one bit-reversal pass restores natural order (the permutation is
+// done once per transform, not per stage). Stages whose butterflies stay inside a block of
+// kLocalBlock elements run block by block, so the block stays in cache across those stages.
+//
+// Chunking by stage: RunStages applies any sub-range of the stages, so a round can stop after
+// any stage and resume on another device; applying [0, a), [a, b), ... [z, log n) in turn and
+// then FinishForward / FinishInverse gives exactly Forward / Inverse. Columns (independent
+// transforms) are the other chunk unit; callers run them one by one.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "prover_core/ntt/twiddles.hpp"
+#include "prover_core/thread_pool.hpp"
+
+namespace provd::ntt {
+
+// 2^12 elements: 128 KiB for 32-byte fields, within L2 on current cores.
+inline constexpr size_t kLocalBlock = size_t{1} << 12;
+
+enum class Direction { kForward, kInverse };
+
+// log2 of `n` if it is a power of two no larger than 2^F::kTwoAdicity; INVALID_ARGUMENT
+// otherwise.
+template <typename F>
+absl::StatusOr<size_t> DomainLog(size_t n) {
+  if (n == 0 || (n & (n - 1)) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("NTT size ", n, " over ", F::kName, " is not a power of two"));
+  }
+  size_t log_n = static_cast<size_t>(__builtin_ctzll(n));
+  if (log_n > F::kTwoAdicity) {
+    return absl::InvalidArgumentError(absl::StrCat("NTT of size 2^", log_n, " over ", F::kName,
+                                                   ": the field's 2-adicity is ",
+                                                   F::kTwoAdicity));
+  }
+  return log_n;
+}
+
+// Applies DIF stages [first, end) (stage s has butterflies of half-size n >> (s + 1)).
+template <typename F>
+void RunStages(std::span<F> data, const Twiddles<F>& tw, Direction direction, size_t first,
+               size_t end, ThreadPool& pool) {
+  const size_t n = data.size();
+  const std::vector<F>& table = direction == Direction::kForward ? tw.forward : tw.inverse;
+  auto butterflies = [&](F* x, size_t h, size_t begin, size_t finish) {
+    const F* w = &table[h];
+    for (size_t b = begin; b < finish; ++b) {
+      const size_t j = b & (h - 1);
+      F* lo = x + (b - j) * 2 + j;  // group (b / h) starts at 2h * (b / h)
+      F* hi = lo + h;
+      F a = *lo;
+      F d = a - *hi;
+      *lo = a + *hi;
+      *hi = d * w[j];
+    }
+  };
+  size_t s = first;
+  // Global stages: butterflies span more than a block; parallel over butterflies.
+  for (; s < end && (n >> (s + 1)) * 2 > kLocalBlock; ++s) {
+    const size_t h = n >> (s + 1);
+    pool.ParallelForRange(n / 2, 2048, [&](size_t begin, size_t finish) {
+      butterflies(data.data(), h, begin, finish);
+    });
+  }
+  if (s >= end) return;
+  // Local stages: every remaining butterfly lies inside an aligned block; parallel over blocks.
+  const size_t block = std::min(n, kLocalBlock);
+  pool.ParallelFor(n / block, [&](size_t blk) {
+    F* x = data.data() + blk * block;
+    for (size_t t = s; t < end; ++t) butterflies(x, n >> (t + 1), 0, block / 2);
+  });
+}
+
+template <typename F>
+void BitReverse(std::span<F> data, ThreadPool& pool) {
+  const size_t n = data.size();
+  if (n <= 2) return;
+  const int shift = 64 - __builtin_ctzll(n);
+  pool.ParallelForRange(n, 4096, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      // Reverse the low log n bits of i.
+      uint64_t r = i;
+      r = ((r >> 1) & 0x5555555555555555ull) | ((r & 0x5555555555555555ull) << 1);
+      r = ((r >> 2) & 0x3333333333333333ull) | ((r & 0x3333333333333333ull) << 2);
+      r = ((r >> 4) & 0x0f0f0f0f0f0f0f0full) | ((r & 0x0f0f0f0f0f0f0f0full) << 4);
+      r = __builtin_bswap64(r) >> shift;
+      if (i < r) std::swap(data[i], data[r]);
+    }
+  });
+}
+
+// Completes a transform after all stages ran: the bit-reversal, and 1/n for the inverse.
+template <typename F>
+void Finish(std::span<F> data, const Twiddles<F>& tw, Direction direction, ThreadPool& pool) {
+  BitReverse(data, pool);
+  if (direction == Direction::kInverse) {
+    pool.ParallelForRange(data.size(), 4096, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) data[i] *= tw.n_inv;
+    });
+  }
+}
+
+template <typename F>
+absl::Status Transform(std::span<F> data, Direction direction, ThreadPool& pool) {
+  absl::StatusOr<size_t> log_n = DomainLog<F>(data.size());
+  if (!log_n.ok()) return log_n.status();
+  absl::StatusOr<std::shared_ptr<const Twiddles<F>>> tw = GetTwiddles<F>(*log_n, pool);
+  if (!tw.ok()) return tw.status();
+  RunStages(data, **tw, direction, 0, *log_n, pool);
+  Finish(data, **tw, direction, pool);
+  return absl::OkStatus();
+}
+
+template <typename F>
+absl::Status Forward(std::span<F> data, ThreadPool& pool) {
+  return Transform(data, Direction::kForward, pool);
+}
+
+template <typename F>
+absl::Status Inverse(std::span<F> data, ThreadPool& pool) {
+  return Transform(data, Direction::kInverse, pool);
+}
+
+// data[i] *= factor^i.
+template <typename F>
+void ScaleByPowers(std::span<F> data, const F& factor, ThreadPool& pool) {
+  pool.ParallelForRange(data.size(), 4096, [&](size_t begin, size_t end) {
+    F w = factor.Pow(static_cast<uint64_t>(begin));
+    for (size_t i = begin; i < end; ++i) {
+      data[i] *= w;
+      w *= factor;
+    }
+  });
+}
+
+// Coefficients in, evaluations on the coset shift * <w> out: out[i] = P(shift * w^i).
+template <typename F>
+absl::Status CosetForward(std::span<F> data, const F& shift, ThreadPool& pool) {
+  ScaleByPowers(data, shift, pool);
+  return Forward(data, pool);
+}
+
+// The inverse of CosetForward.
+template <typename F>
+absl::Status CosetInverse(std::span<F> data, const F& shift, ThreadPool& pool) {
+  if (absl::Status s = Inverse(data, pool); !s.ok()) return s;
+  ScaleByPowers(data, shift.Inverse(), pool);
+  return absl::OkStatus();
+}
+
+// Low-degree extension: `evals` are the values of a polynomial of degree < n on the subgroup of
+// size n; `out` (size n * 2^k) receives its values on the coset shift * <w_{n 2^k}>.
+template <typename F>
+absl::Status CosetLde(std::span<const F> evals, std::span<F> out, const F& shift,
+                      ThreadPool& pool) {
+  if (out.size() < evals.size() || (evals.size() != 0 && out.size() % evals.size() != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat("LDE from ", evals.size(), " to ", out.size(),
+                                                   " points: not a whole blow-up factor"));
+  }
+  if (absl::StatusOr<size_t> log_n = DomainLog<F>(evals.size()); !log_n.ok()) {
+    return log_n.status();
+  }
+  if (absl::StatusOr<size_t> log_big = DomainLog<F>(out.size()); !log_big.ok()) {
+    return log_big.status();
+  }
+  std::span<F> coeffs = out.first(evals.size());
+  std::copy(evals.begin(), evals.end(), coeffs.begin());
+  if (absl::Status s = Inverse(coeffs, pool); !s.ok()) return s;
+  std::fill(out.begin() + static_cast<std::ptrdiff_t>(evals.size()), out.end(), F::Zero());
+  return CosetForward(out, shift, pool);
+}
+
+}  // namespace provd::ntt
