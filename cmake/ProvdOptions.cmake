@@ -6,6 +6,7 @@ set_property(CACHE PROVD_CUDA PROPERTY STRINGS AUTO ON OFF)
 
 option(PROVD_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(PROVD_BUILD_TESTS "Build the test suite" ON)
+option(PROVD_BUILD_BENCHMARKS "Build the benchmarks in bench/ (Google Benchmark)" OFF)
 
 # ccache makes rebuilds on 2-core machines bearable; use it whenever it is installed.
 find_program(PROVD_CCACHE ccache)

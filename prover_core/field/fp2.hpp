@@ -92,6 +92,8 @@ class Fp2 {
     return r;
   }
 
+  constexpr Fp2 Pow(uint64_t e) const { return Pow(BigInt<1>::FromUint64(e)); }
+
   // a is a square in Fq2 iff its norm is a square in Fq.
   constexpr bool IsSquare() const { return Norm().IsSquare(); }
 

@@ -22,16 +22,30 @@
 #include "absl/strings/str_cat.h"
 #include "prover_core/curve/short_weierstrass.hpp"
 #include "prover_core/field/bigint.hpp"
+#include "prover_core/msm/batch_affine.hpp"
 #include "prover_core/thread_pool.hpp"
 
 namespace provd::msm {
 
 using Scalar = field::BigInt<4>;
 
+enum class BucketAccumulation {
+  kAuto,         // batch-affine for wide windows, XYZZ otherwise
+  kXyzz,         // mixed additions into XYZZ buckets
+  kBatchAffine,  // affine buckets with batched inversions (batch_affine.hpp)
+};
+
 struct MsmOptions {
   // Window width c in bits; 0 picks it from the size and the pool (ChooseWindowBits).
   size_t window_bits = 0;
+  BucketAccumulation accumulation = BucketAccumulation::kAuto;
 };
+
+// Batch-affine pays once a batch can be large against the inversion it shares (about 100
+// multiplications' worth) while rarely hitting one bucket twice: with 2^(c-1) buckets and
+// batches of a quarter of them, from c = 12 on.
+inline constexpr size_t kMinBatchAffineWindowBits = 12;
+inline constexpr size_t kMaxAffineBatch = 2048;
 
 // The window width minimizing the modelled cost for n points on `threads` threads: each of the
 // W = ceil((bits + 1) / c) windows costs n bucket additions plus 2^c additions to reduce its
@@ -115,28 +129,51 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
     }
   });
 
+  const bool batch_affine =
+      options.accumulation == BucketAccumulation::kBatchAffine ||
+      (options.accumulation == BucketAccumulation::kAuto && c >= kMinBatchAffineWindowBits &&
+       slice_len >= 4 * buckets);
+  const size_t batch = std::max<size_t>(1, std::min(kMaxAffineBatch, buckets / 4));
+
   std::vector<Xyzz> partial(windows * slices);
   pool.ParallelFor(windows * slices, [&](size_t task) {
     const size_t w = task / slices;
     const size_t s = task % slices;
     const size_t begin = s * slice_len;
     const size_t end = std::min(n, begin + slice_len);
-    std::vector<Xyzz> bucket(buckets);
     const int32_t* d = &digits[w * n];
-    for (size_t i = begin; i < end; ++i) {
-      const int32_t digit = d[i];
-      if (digit > 0) {
-        bucket[static_cast<size_t>(digit) - 1].AddAffine(points[i]);
-      } else if (digit < 0) {
-        bucket[static_cast<size_t>(-digit) - 1].SubAffine(points[i]);
-      }
-    }
     // sum_b (b+1) * bucket[b] as a running sum from the top bucket down.
     Xyzz running;
     Xyzz total;
-    for (size_t b = buckets; b-- > 0;) {
-      running.Add(bucket[b]);
-      total.Add(running);
+    if (batch_affine) {
+      internal::BatchAffineBuckets<C> bucket(buckets, batch);
+      for (size_t i = begin; i < end; ++i) {
+        const int32_t digit = d[i];
+        if (digit > 0) {
+          bucket.Add(static_cast<size_t>(digit) - 1, points[i]);
+        } else if (digit < 0) {
+          bucket.Add(static_cast<size_t>(-digit) - 1, -points[i]);
+        }
+      }
+      bucket.Finish();
+      for (size_t b = buckets; b-- > 0;) {
+        running.AddAffine(bucket.bucket(b));
+        total.Add(running);
+      }
+    } else {
+      std::vector<Xyzz> bucket(buckets);
+      for (size_t i = begin; i < end; ++i) {
+        const int32_t digit = d[i];
+        if (digit > 0) {
+          bucket[static_cast<size_t>(digit) - 1].AddAffine(points[i]);
+        } else if (digit < 0) {
+          bucket[static_cast<size_t>(-digit) - 1].SubAffine(points[i]);
+        }
+      }
+      for (size_t b = buckets; b-- > 0;) {
+        running.Add(bucket[b]);
+        total.Add(running);
+      }
     }
     partial[task] = total;
   });

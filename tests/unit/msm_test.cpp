@@ -72,10 +72,14 @@ TYPED_TEST(MsmTest, EveryWindowWidthAndThreadCountAgree) {
   for (size_t threads : {1u, 2u, 5u}) {
     ThreadPool pool(threads);
     for (size_t c : {1u, 2u, 5u, 8u, 13u}) {
-      MsmOptions options;
-      options.window_bits = c;
-      EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, options), reference)
-          << "threads=" << threads << " c=" << c;
+      for (auto accumulation : {BucketAccumulation::kXyzz, BucketAccumulation::kBatchAffine}) {
+        MsmOptions options;
+        options.window_bits = c;
+        options.accumulation = accumulation;
+        EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, options), reference)
+            << "threads=" << threads << " c=" << c << " batch-affine="
+            << (accumulation == BucketAccumulation::kBatchAffine);
+      }
     }
   }
 }
@@ -110,9 +114,14 @@ TYPED_TEST(MsmTest, EdgeCases) {
   in.scalars[6] = all_ones;
   in.scalars[7] = C::kOrder;
   in.scalars[8] = r_minus_1;
-  auto result = Msm<C>(in.points, in.scalars, pool);
-  ASSERT_THAT(result, IsOk());
-  EXPECT_EQ(*result, NaiveMsm(in));
+  for (auto accumulation : {BucketAccumulation::kXyzz, BucketAccumulation::kBatchAffine}) {
+    MsmOptions options;
+    options.accumulation = accumulation;
+    options.window_bits = 4;  // few buckets: equal and opposite points meet in one bucket
+    auto result = Msm<C>(in.points, in.scalars, pool, options);
+    ASSERT_THAT(result, IsOk());
+    EXPECT_EQ(*result, NaiveMsm(in));
+  }
 
   std::vector<Scalar> zeros(in.points.size());
   auto zero = Msm<C>(in.points, zeros, pool);
@@ -121,6 +130,27 @@ TYPED_TEST(MsmTest, EdgeCases) {
   auto empty = Msm<C>({}, {}, pool);
   ASSERT_THAT(empty, IsOk());
   EXPECT_TRUE(empty->IsInfinity());
+}
+
+TYPED_TEST(MsmTest, BatchAffineHandlesOneBucketHitOverAndOver) {
+  using C = TypeParam;
+  ThreadPool pool(2);
+  Instance<C> in = RandomInstance<C>(200, 11);
+  // Equal scalars put every point into the same bucket of every window: each addition but one
+  // per batch is deferred; repeated points add a doubling inside the bucket.
+  for (size_t i = 0; i < in.scalars.size(); ++i) in.scalars[i] = in.scalars[0];
+  for (size_t i = 100; i < 110; ++i) in.points[i] = in.points[99];
+  in.points[150] = -in.points[151];
+  MsmOptions options;
+  options.accumulation = BucketAccumulation::kBatchAffine;
+  options.window_bits = 12;
+  auto batch = Msm<C>(in.points, in.scalars, pool, options);
+  ASSERT_THAT(batch, IsOk());
+  options.accumulation = BucketAccumulation::kXyzz;
+  auto xyzz = Msm<C>(in.points, in.scalars, pool, options);
+  ASSERT_THAT(xyzz, IsOk());
+  EXPECT_EQ(*batch, *xyzz);
+  EXPECT_EQ(*batch, NaiveMsm(in));
 }
 
 TYPED_TEST(MsmTest, MismatchedSizesAreAnError) {

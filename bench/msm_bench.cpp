@@ -1,0 +1,53 @@
+// G1 MSM at 2^12, 2^16, 2^18, 2^20 for both curves and G2 MSM at 2^16, on the process pool (all
+// cores unless --threads / PROVD_THREADS says otherwise). Inputs are built once per size.
+#include <cstdlib>
+#include <map>
+
+#include "benchmark/benchmark.h"
+#include "bench/bench_inputs.hpp"
+#include "prover_core/msm/msm_instances.hpp"
+
+namespace provd::bench {
+namespace {
+
+template <typename C>
+const std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>& Inputs(
+    size_t log_n) {
+  static std::map<size_t, std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>>
+      cache;
+  auto it = cache.find(log_n);
+  if (it == cache.end()) {
+    size_t n = size_t{1} << log_n;
+    it = cache.emplace(log_n, std::make_pair(RandomPoints<C>(n, 1), RandomScalars<C>(n, 2))).first;
+  }
+  return it->second;
+}
+
+template <typename C>
+void BM_Msm(benchmark::State& state) {
+  const auto& [points, scalars] = Inputs<C>(static_cast<size_t>(state.range(0)));
+  ThreadPool& pool = DefaultThreadPool();
+  for (auto _ : state) {
+    auto result = msm::PippengerMsm<C>(points, scalars, pool);
+    benchmark::DoNotOptimize(result);
+  }
+  state.counters["threads"] = static_cast<double>(pool.size());
+  state.counters["points"] = static_cast<double>(points.size());
+}
+
+BENCHMARK(BM_Msm<curve::Bn254G1>)->Arg(12)->Arg(16)->Arg(18)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bls12381G1>)->Arg(12)->Arg(16)->Arg(18)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bn254G2>)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bls12381G2>)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace provd::bench
+
+int main(int argc, char** argv) {
+  if (const char* threads = std::getenv("PROVD_THREADS")) {
+    provd::ConfigureDefaultThreadPool(static_cast<size_t>(std::atoi(threads)));
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+}

@@ -1,0 +1,115 @@
+// Bucket accumulation in affine coordinates with batched inversions, the method of the fastest
+// CPU MSMs (gnark-crypto's "batch affine", Aztec's barretenberg): adding P to an affine bucket B
+// costs lambda = (y_P - y_B) / (x_P - x_B), x = lambda^2 - x_B - x_P, y = lambda (x_B - x) - y_B;
+// with the denominators of a whole batch inverted at once (Montgomery's trick: 3 multiplications
+// per element plus one shared inversion) that is about 5M + 1S per addition, against 8M + 2S for
+// a mixed XYZZ addition.
+//
+// A bucket may take part in one addition per batch; a second addition to it waits in a queue
+// for the next batch. Doubling and cancellation (P = +-B) are rare and go through XYZZ.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "prover_core/curve/short_weierstrass.hpp"
+
+namespace provd::msm::internal {
+
+template <typename C>
+class BatchAffineBuckets {
+ public:
+  using Field = typename C::Field;
+  using Affine = curve::AffinePoint<C>;
+  using Xyzz = curve::XyzzPoint<C>;
+
+  BatchAffineBuckets(size_t buckets, size_t batch)
+      : bucket_(buckets), busy_(buckets, 0), batch_(batch) {
+    pending_bucket_.reserve(batch);
+    pending_point_.reserve(batch);
+    denominators_.reserve(batch);
+    prefix_.reserve(batch);
+  }
+
+  // bucket[index] += q.
+  void Add(size_t index, const Affine& q) {
+    if (q.infinity) return;
+    if (busy_[index] != 0) {
+      deferred_.push_back({index, q});
+      return;
+    }
+    Affine& b = bucket_[index];
+    if (b.infinity) {
+      b = q;
+      return;
+    }
+    if (b.x == q.x) {
+      // Doubling or cancellation: rare, so one inversion through XYZZ is fine.
+      Xyzz sum(b);
+      sum.AddAffine(q);
+      b = sum.ToAffine();
+      return;
+    }
+    busy_[index] = 1;
+    pending_bucket_.push_back(index);
+    pending_point_.push_back(q);
+    denominators_.push_back(q.x - b.x);
+    if (pending_bucket_.size() == batch_) Flush();
+  }
+
+  // Completes every queued addition; buckets are final afterwards.
+  void Finish() {
+    while (!pending_bucket_.empty() || !deferred_.empty()) {
+      Flush();
+      std::vector<Deferred> again;
+      again.swap(deferred_);
+      for (const Deferred& d : again) Add(d.index, d.point);
+    }
+  }
+
+  const Affine& bucket(size_t index) const { return bucket_[index]; }
+
+ private:
+  struct Deferred {
+    size_t index;
+    Affine point;
+  };
+
+  void Flush() {
+    const size_t m = pending_bucket_.size();
+    if (m == 0) return;
+    // Montgomery's trick: prefix products, one inversion, walk back.
+    prefix_.resize(m);
+    Field acc = Field::One();
+    for (size_t i = 0; i < m; ++i) {
+      prefix_[i] = acc;
+      acc *= denominators_[i];
+    }
+    Field inv = acc.Inverse();
+    for (size_t i = m; i-- > 0;) {
+      const Field inv_d = inv * prefix_[i];
+      inv *= denominators_[i];
+      Affine& b = bucket_[pending_bucket_[i]];
+      const Affine& q = pending_point_[i];
+      const Field lambda = (q.y - b.y) * inv_d;
+      const Field x3 = lambda.Square() - b.x - q.x;
+      b.y = lambda * (b.x - x3) - b.y;
+      b.x = x3;
+      busy_[pending_bucket_[i]] = 0;
+    }
+    pending_bucket_.clear();
+    pending_point_.clear();
+    denominators_.clear();
+  }
+
+  std::vector<Affine> bucket_;
+  std::vector<uint8_t> busy_;
+  const size_t batch_;
+  std::vector<size_t> pending_bucket_;
+  std::vector<Affine> pending_point_;
+  std::vector<Field> denominators_;
+  std::vector<Field> prefix_;
+  std::vector<Deferred> deferred_;
+};
+
+}  // namespace provd::msm::internal
