@@ -11,6 +11,11 @@ packages=(
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
 )
 
+# Node.js and npm run the ffjavascript / snarkjs oracles of the tests. Any node >= 18 will do
+# (a NodeSource install counts), so only ask Debian for them when the commands are missing.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
+
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
