@@ -23,22 +23,34 @@ const std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>
   return it->second;
 }
 
+// Arg 0: log2 of the size; arg 1 (optional): 0 auto, 1 XYZZ buckets, 2 batch-affine buckets.
 template <typename C>
 void BM_Msm(benchmark::State& state) {
   const auto& [points, scalars] = Inputs<C>(static_cast<size_t>(state.range(0)));
   ThreadPool& pool = DefaultThreadPool();
+  msm::MsmOptions options;
+  if (state.range(1) == 1) options.accumulation = msm::BucketAccumulation::kXyzz;
+  if (state.range(1) == 2) options.accumulation = msm::BucketAccumulation::kBatchAffine;
   for (auto _ : state) {
-    auto result = msm::PippengerMsm<C>(points, scalars, pool);
+    auto result = msm::PippengerMsm<C>(points, scalars, pool, options);
     benchmark::DoNotOptimize(result);
   }
   state.counters["threads"] = static_cast<double>(pool.size());
   state.counters["points"] = static_cast<double>(points.size());
 }
 
-BENCHMARK(BM_Msm<curve::Bn254G1>)->Arg(12)->Arg(16)->Arg(18)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Msm<curve::Bls12381G1>)->Arg(12)->Arg(16)->Arg(18)->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Msm<curve::Bn254G2>)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Msm<curve::Bls12381G2>)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bn254G1>)
+    ->ArgsProduct({{12, 16, 18, 20}, {0}})
+    ->ArgsProduct({{16, 18}, {1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bls12381G1>)
+    ->ArgsProduct({{12, 16, 18, 20}, {0}})
+    ->ArgsProduct({{16, 18}, {1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bn254G2>)->Args({16, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bls12381G2>)->Args({16, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace provd::bench

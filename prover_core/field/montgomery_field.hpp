@@ -183,7 +183,13 @@ class Fp {
     return *this;
   }
   constexpr Fp& operator-=(const Fp& b) {
-    if (mont_.SubInPlace(b.mont_) != 0) mont_.AddInPlace(C::kModulus);
+    // Add p back under a mask rather than a branch: on random data the branch would be
+    // mispredicted half the time, and curve formulas are full of subtractions.
+    const uint64_t mask = 0 - mont_.SubInPlace(b.mont_);
+    uint64_t carry = 0;
+    for (size_t i = 0; i < kLimbs; ++i) {
+      mont_.limbs[i] = AddWithCarry(mont_.limbs[i], C::kModulus.limbs[i] & mask, carry);
+    }
     return *this;
   }
   constexpr Fp& operator*=(const Fp& b) {
@@ -242,9 +248,11 @@ class Fp {
   }
 
  private:
+  // v -= p if v >= p, for v < 2p; branch-free (see operator-=).
   static constexpr void ReduceOnce(Int& v) {
     Int t = v;
-    if (t.SubInPlace(C::kModulus) == 0) v = t;
+    const uint64_t keep = 0 - t.SubInPlace(C::kModulus);  // all ones if v < p
+    for (size_t i = 0; i < kLimbs; ++i) v.limbs[i] = (v.limbs[i] & keep) | (t.limbs[i] & ~keep);
   }
 
   static constexpr void MontMul(Int& out, const Int& a, const Int& b) {

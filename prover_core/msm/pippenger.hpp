@@ -145,7 +145,10 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
     // sum_b (b+1) * bucket[b] as a running sum from the top bucket down.
     Xyzz running;
     Xyzz total;
-    if (batch_affine) {
+    // The top window holds only the few highest scalar bits: with so few distinct digits a batch
+    // would mostly collide, so it accumulates in XYZZ.
+    const size_t window_bits = std::min(c, scalar_bits + 1 - std::min(scalar_bits + 1, w * c));
+    if (batch_affine && window_bits >= kMinBatchAffineWindowBits) {
       internal::BatchAffineBuckets<C> bucket(buckets, batch);
       for (size_t i = begin; i < end; ++i) {
         const int32_t digit = d[i];
@@ -157,7 +160,7 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
       }
       bucket.Finish();
       for (size_t b = buckets; b-- > 0;) {
-        running.AddAffine(bucket.bucket(b));
+        bucket.AddBucketTo(b, running);
         total.Add(running);
       }
     } else {
