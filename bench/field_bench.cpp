@@ -53,5 +53,3 @@ BENCHMARK(BM_FieldInverse<field::Bls12381Fq>);
 
 }  // namespace
 }  // namespace provd::bench
-
-BENCHMARK_MAIN();

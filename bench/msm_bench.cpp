@@ -1,6 +1,5 @@
 // G1 MSM at 2^12, 2^16, 2^18, 2^20 for both curves and G2 MSM at 2^16, on the process pool (all
 // cores unless --threads / PROVD_THREADS says otherwise). Inputs are built once per size.
-#include <cstdlib>
 #include <map>
 
 #include "benchmark/benchmark.h"
@@ -54,12 +53,3 @@ BENCHMARK(BM_Msm<curve::Bls12381G2>)->Args({16, 0})->Unit(benchmark::kMillisecon
 
 }  // namespace
 }  // namespace provd::bench
-
-int main(int argc, char** argv) {
-  if (const char* threads = std::getenv("PROVD_THREADS")) {
-    provd::ConfigureDefaultThreadPool(static_cast<size_t>(std::atoi(threads)));
-  }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-}

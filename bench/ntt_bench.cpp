@@ -1,6 +1,5 @@
 // Forward NTT and coset LDE (blow-up 2) at 2^16..2^22 for BN254 Fr, BLS12-381 Fr, Goldilocks,
 // on the process pool. Twiddles are cached before timing, as in a long-running daemon.
-#include <cstdlib>
 #include <random>
 
 #include "benchmark/benchmark.h"
@@ -59,12 +58,3 @@ PROVD_NTT_BENCH(field::Goldilocks)
 
 }  // namespace
 }  // namespace provd::bench
-
-int main(int argc, char** argv) {
-  if (const char* threads = std::getenv("PROVD_THREADS")) {
-    provd::ConfigureDefaultThreadPool(static_cast<size_t>(std::atoi(threads)));
-  }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-}

@@ -1,7 +1,7 @@
 // Short Weierstrass curves y^2 = x^3 + b (a = 0) over a field F (Fq for G1, Fq2 for G2): affine
 // points and XYZZ points (x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2), the representation sppark and the
 // fastest CPU MSMs use because mixed addition costs 8M + 2S and needs no inversion.
-// Formulas: add-2008-s, madd-2008-s, dbl-2008-s-1, mdbl-2008-s-1 from the Explicit-Formulas
+// Formulas: add-2008-s, madd-2008-s and dbl-2008-s-1 from the Explicit-Formulas
 // Database (hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html), with the exceptional cases
 // (equal points, opposite points, infinity) handled explicitly.
 //
@@ -108,7 +108,7 @@ class XyzzPoint {
     Field r = s2 - y_;
     if (p.IsZero()) {
       if (r.IsZero()) {
-        *this = DoubleAffine(q);
+        *this = XyzzPoint(q).Double();  // rare: equal points
       } else {
         *this = Infinity();  // q = -this
       }
@@ -170,22 +170,6 @@ class XyzzPoint {
   }
 
  private:
-  // mdbl-2008-s-1: 2M + 4S, for an affine point.
-  static XyzzPoint DoubleAffine(const Affine& q) {
-    Field u = q.y.Double();
-    Field v = u.Square();
-    Field w = u * v;
-    Field s = q.x * v;
-    Field x2 = q.x.Square();
-    Field m = x2.Double() + x2;
-    XyzzPoint r;
-    r.x_ = m.Square() - s.Double();
-    r.y_ = m * (s - r.x_) - w * q.y;
-    r.zz_ = v;
-    r.zzz_ = w;
-    return r;
-  }
-
   Field x_{};
   Field y_{};
   Field zz_{};

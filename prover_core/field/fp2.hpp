@@ -84,14 +84,8 @@ class Fp2 {
 
   template <size_t M>
   constexpr Fp2 Pow(const BigInt<M>& e) const {
-    Fp2 r = One();
-    for (size_t i = e.BitLength(); i-- > 0;) {
-      r = r.Square();
-      if (e.Bit(i)) r *= *this;
-    }
-    return r;
+    return PowBig(*this, e);
   }
-
   constexpr Fp2 Pow(uint64_t e) const { return Pow(BigInt<1>::FromUint64(e)); }
 
   // a is a square in Fq2 iff its norm is a square in Fq.

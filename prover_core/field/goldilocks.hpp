@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "prover_core/field/bigint.hpp"
+#include "prover_core/field/exponentiation.hpp"
 
 namespace provd::field {
 
@@ -87,12 +88,7 @@ class Goldilocks {
 
   template <size_t M>
   constexpr Goldilocks Pow(const BigInt<M>& e) const {
-    Goldilocks r = One();
-    for (size_t i = e.BitLength(); i-- > 0;) {
-      r = r.Square();
-      if (e.Bit(i)) r *= *this;
-    }
-    return r;
+    return PowBig(*this, e);
   }
   constexpr Goldilocks Pow(uint64_t e) const { return Pow(BigInt<1>::FromUint64(e)); }
   constexpr Goldilocks Inverse() const { return Pow(kP - 2); }
@@ -102,22 +98,8 @@ class Goldilocks {
   constexpr std::optional<Goldilocks> Sqrt() const {
     if (IsZero()) return Zero();
     if (!IsSquare()) return std::nullopt;
-    Goldilocks c = FromUint64(NonResidue()).Pow(kEpsilon);
-    Goldilocks x = Pow((kEpsilon - 1) / 2);
-    Goldilocks b = x.Square() * *this;
-    x *= *this;
-    size_t m = kTwoAdicity;
-    while (!b.IsOne()) {
-      size_t i = 0;
-      for (Goldilocks b2 = b; !b2.IsOne(); b2 = b2.Square()) ++i;
-      Goldilocks g = c;
-      for (size_t k = 0; k + i + 1 < m; ++k) g = g.Square();
-      x *= g;
-      c = g.Square();
-      b *= c;
-      m = i;
-    }
-    return x;
+    return TonelliShanks(*this, FromUint64(NonResidue()).Pow(kEpsilon), Pow((kEpsilon - 1) / 2),
+                         kTwoAdicity);
   }
 
  private:

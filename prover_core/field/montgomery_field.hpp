@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "prover_core/field/bigint.hpp"
+#include "prover_core/field/exponentiation.hpp"
 
 namespace provd::field {
 
@@ -202,12 +203,7 @@ class Fp {
 
   template <size_t M>
   constexpr Fp Pow(const BigInt<M>& e) const {
-    Fp r = One();
-    for (size_t i = e.BitLength(); i-- > 0;) {
-      r = r.Square();
-      if (e.Bit(i)) r *= *this;
-    }
-    return r;
+    return PowBig(*this, e);
   }
   constexpr Fp Pow(uint64_t e) const { return Pow(BigInt<1>::FromUint64(e)); }
 
@@ -228,31 +224,18 @@ class Fp {
     if constexpr (C::kIsThreeModFour) {
       return Pow(C::kSqrtExponent);
     } else {
-      Fp c = FromUint64(P::kNonResidue).Pow(C::kOddPart);
-      Fp x = Pow(C::kSqrtExponent);  // a^((t-1)/2)
-      Fp b = x.Square() * *this;       // a^t
-      x *= *this;                      // a^((t+1)/2)
-      size_t m = C::kTwoAdicity;
-      while (!b.IsOne()) {
-        size_t i = 0;
-        for (Fp b2 = b; !b2.IsOne(); b2 = b2.Square()) ++i;
-        Fp g = c;
-        for (size_t k = 0; k + i + 1 < m; ++k) g = g.Square();
-        x *= g;
-        c = g.Square();
-        b *= c;
-        m = i;
-      }
-      return x;
+      return TonelliShanks(*this, FromUint64(P::kNonResidue).Pow(C::kOddPart),
+                           Pow(C::kSqrtExponent), C::kTwoAdicity);
     }
   }
 
  private:
-  // v -= p if v >= p, for v < 2p; branch-free (see operator-=).
+  // v -= p if v >= p, for v < 2p. A per-limb select the compiler turns into cmov: no branch to
+  // mispredict on random data (see operator-=), and shorter than mask arithmetic.
   static constexpr void ReduceOnce(Int& v) {
     Int t = v;
-    const uint64_t keep = 0 - t.SubInPlace(C::kModulus);  // all ones if v < p
-    for (size_t i = 0; i < kLimbs; ++i) v.limbs[i] = (v.limbs[i] & keep) | (t.limbs[i] & ~keep);
+    const bool below = t.SubInPlace(C::kModulus) != 0;
+    for (size_t i = 0; i < kLimbs; ++i) v.limbs[i] = below ? v.limbs[i] : t.limbs[i];
   }
 
   static constexpr void MontMul(Int& out, const Int& a, const Int& b) {
