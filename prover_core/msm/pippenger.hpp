@@ -39,6 +39,9 @@ struct MsmOptions {
   // Window width c in bits; 0 picks it from the size and the pool (ChooseWindowBits).
   size_t window_bits = 0;
   BucketAccumulation accumulation = BucketAccumulation::kAuto;
+  // Points per pass: the signed digits of a pass take 4 bytes per point and window (80 MiB for
+  // 2^20 points), so larger inputs run as several passes whose sums add up.
+  size_t max_points_per_pass = size_t{1} << 20;
 };
 
 // Batch-affine pays once a batch can be large against the inversion it shares (about 100
@@ -108,6 +111,16 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
   using Xyzz = curve::XyzzPoint<C>;
   const size_t n = points.size();
   if (n == 0) return Xyzz();
+  const size_t pass = std::max<size_t>(1, options.max_points_per_pass);
+  if (n > pass) {
+    Xyzz sum;
+    for (size_t begin = 0; begin < n; begin += pass) {
+      const size_t len = std::min(pass, n - begin);
+      sum.Add(PippengerMsm<C>(points.subspan(begin, len), scalars.subspan(begin, len), pool,
+                              options));
+    }
+    return sum;
+  }
 
   size_t scalar_bits = 0;
   for (const Scalar& k : scalars) scalar_bits = std::max(scalar_bits, k.BitLength());

@@ -96,6 +96,17 @@ TYPED_TEST(MsmTest, EveryChunkingGivesTheSamePoint) {
   }
 }
 
+TYPED_TEST(MsmTest, LargeInputsRunInPassesWithTheSameResult) {
+  using C = TypeParam;
+  ThreadPool pool(2);
+  Instance<C> in = RandomInstance<C>(100, 12);
+  const auto whole = PippengerMsm<C>(in.points, in.scalars, pool);
+  MsmOptions options;
+  options.max_points_per_pass = 7;
+  EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, options), whole);
+  EXPECT_EQ(whole, NaiveMsm(in));
+}
+
 TYPED_TEST(MsmTest, EdgeCases) {
   using C = TypeParam;
   using Affine = curve::AffinePoint<C>;
