@@ -26,8 +26,8 @@ constexpr mode_t kFileMode = 0660;
 std::string ProtocolLine() { return absl::StrCat("provd lock protocol ", kLockProtocolVersion); }
 
 absl::Status ErrnoStatus(int err, absl::string_view what, const std::filesystem::path& path) {
-  std::string message = absl::StrCat("lock dir: cannot ", what, " ", path.string(), ": ",
-                                     std::strerror(err));
+  std::string message =
+      absl::StrCat("lock dir: cannot ", what, " ", path.string(), ": ", std::strerror(err));
   if (err == EACCES || err == EPERM || err == EROFS) return absl::PermissionDeniedError(message);
   return absl::FailedPreconditionError(message);
 }

@@ -2,8 +2,8 @@
 // cores unless --threads / PROVD_THREADS says otherwise). Inputs are built once per size.
 #include <map>
 
-#include "benchmark/benchmark.h"
 #include "bench/bench_inputs.hpp"
+#include "benchmark/benchmark.h"
 #include "prover_core/msm/msm_instances.hpp"
 
 namespace provd::bench {
@@ -12,7 +12,8 @@ namespace {
 template <typename C>
 const std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>& Inputs(
     size_t log_n) {
-  static std::map<size_t, std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>>
+  static std::map<size_t,
+                  std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>>
       cache;
   auto it = cache.find(log_n);
   if (it == cache.end()) {

@@ -48,8 +48,11 @@ void BM_CosetLde2x(benchmark::State& state) {
   }
 }
 
-#define PROVD_NTT_BENCH(F)                                                                  \
-  BENCHMARK(BM_NttForward<F>)->DenseRange(16, 22, 2)->Unit(benchmark::kMillisecond)->UseRealTime(); \
+#define PROVD_NTT_BENCH(F)            \
+  BENCHMARK(BM_NttForward<F>)         \
+      ->DenseRange(16, 22, 2)         \
+      ->Unit(benchmark::kMillisecond) \
+      ->UseRealTime();                \
   BENCHMARK(BM_CosetLde2x<F>)->DenseRange(16, 22, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 PROVD_NTT_BENCH(field::Bn254Fr)

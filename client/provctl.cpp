@@ -32,8 +32,8 @@ std::string ToJson(const google::protobuf::Message& message) {
 }
 
 int Fail(absl::string_view what, const absl::Status& status) {
-  std::cerr << "provctl: " << what << " failed: " << absl::StatusCodeToString(status.code())
-            << ": " << status.message() << "\n";
+  std::cerr << "provctl: " << what << " failed: " << absl::StatusCodeToString(status.code()) << ": "
+            << status.message() << "\n";
   return kExitFailed;
 }
 
@@ -105,8 +105,7 @@ int Main(int argc, char** argv) {
   app.set_version_flag("--version", absl::StrCat("provctl ", kVersion));
   std::string address = "127.0.0.1:50051";
   double timeout_seconds = 10;
-  app.add_option("--addr", address, "provd address: HOST:PORT or unix:PATH")
-      ->capture_default_str();
+  app.add_option("--addr", address, "provd address: HOST:PORT or unix:PATH")->capture_default_str();
   app.add_option("--timeout", timeout_seconds, "Seconds to wait for a reply (not for watch)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -121,7 +120,8 @@ int Main(int argc, char** argv) {
       ->required();
   submit->add_option("--witness", submit_args.witness_path, "Witness file (.wtns)")->required();
   submit->add_option("--priority", submit_args.priority, "high or low")->capture_default_str();
-  submit->add_option("--seed", submit_args.seed_hex, "32-byte seed as hex, for reproducible proofs");
+  submit->add_option("--seed", submit_args.seed_hex,
+                     "32-byte seed as hex, for reproducible proofs");
   submit->add_option("--request-id", submit_args.request_id, "Idempotency key for retries");
   submit->add_option("--deadline", submit_args.deadline_seconds,
                      "Cancel the job if not done this many seconds after acceptance");
@@ -177,9 +177,8 @@ int Main(int argc, char** argv) {
     provd::v1::WatchJobRequest request;
     request.set_job_id(job_id);
     request.set_from_sequence(from_sequence);
-    absl::Status s = client.WatchJob(request, [](const provd::v1::JobEvent& event) {
-      std::cout << ToJson(event) << std::endl;
-    });
+    absl::Status s = client.WatchJob(
+        request, [](const provd::v1::JobEvent& event) { std::cout << ToJson(event) << std::endl; });
     return s.ok() ? kExitOk : Fail("watch", s);
   }
   if (cancel->parsed()) {

@@ -12,8 +12,7 @@ absl::Status FromGrpcStatus(const grpc::Status& status) {
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
 }
 
-ProverClient::ProverClient(const std::string& target, ClientOptions options)
-    : options_(options) {
+ProverClient::ProverClient(const std::string& target, ClientOptions options) : options_(options) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(options_.max_receive_message_bytes);
   args.SetMaxSendMessageSize(-1);  // the server enforces its own limit and says so

@@ -40,8 +40,8 @@ absl::Status PrepareDirectories(const std::filesystem::path& data_dir,
   const std::filesystem::path probe = data_dir / absl::StrCat(".provd-probe.", ::getpid());
   int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "--data-dir ", data_dir.string(), ": not writable: ", std::strerror(errno)));
+    return absl::FailedPreconditionError(
+        absl::StrCat("--data-dir ", data_dir.string(), ": not writable: ", std::strerror(errno)));
   }
   ::close(fd);
   ::unlink(probe.c_str());

@@ -23,8 +23,8 @@ class JsonMessageFlag final : public spdlog::custom_flag_formatter {
   void format(const spdlog::details::log_msg& msg, const std::tm&,
               spdlog::memory_buf_t& dest) override {
     std::string text(msg.payload.data(), msg.payload.size());
-    std::string quoted = nlohmann::json(text).dump(-1, ' ', false,
-                                                   nlohmann::json::error_handler_t::replace);
+    std::string quoted =
+        nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     dest.append(quoted.data(), quoted.data() + quoted.size());
   }
   std::unique_ptr<custom_flag_formatter> clone() const override {
@@ -62,8 +62,8 @@ std::unique_ptr<spdlog::formatter> MakeLogFormatter(absl::string_view format) {
 }
 
 void InitLogging(absl::string_view level, absl::string_view format) {
-  auto logger = std::make_shared<spdlog::logger>(
-      "provd", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  auto logger =
+      std::make_shared<spdlog::logger>("provd", std::make_shared<spdlog::sinks::stderr_sink_mt>());
   logger->set_formatter(MakeLogFormatter(format));
   logger->set_level(spdlog::level::from_str(std::string(level)));
   logger->flush_on(spdlog::level::info);

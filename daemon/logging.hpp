@@ -2,11 +2,10 @@
 // shippers. Job lines carry the job id as a field (added with the job store).
 #pragma once
 
-#include "absl/strings/string_view.h"
-
 #include <memory>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "spdlog/formatter.h"
 
 namespace provd::daemon {

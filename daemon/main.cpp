@@ -27,9 +27,8 @@ constexpr int kExitUsage = 2;
 
 // Written to a temp file and renamed, so a reader never sees half of it.
 absl::Status WriteReadyFile(const std::filesystem::path& path, const Daemon& daemon) {
-  nlohmann::json ready = {{"grpc", daemon.grpc_address()},
-                          {"metrics", daemon.metrics_address()},
-                          {"pid", ::getpid()}};
+  nlohmann::json ready = {
+      {"grpc", daemon.grpc_address()}, {"metrics", daemon.metrics_address()}, {"pid", ::getpid()}};
   const std::filesystem::path temp = path.string() + ".tmp";
   {
     std::ofstream out(temp, std::ios::trunc);

@@ -23,8 +23,8 @@ absl::Status Invalid(absl::string_view field, absl::string_view why) {
 }
 
 bool IsKeyNameChar(char c) {
-  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
-         c == '-' || c == '+';
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ||
+         c == '+';
 }
 
 absl::Status ValidateGroth16(const provd::v1::Groth16Spec& spec, const RequestLimits& limits) {
@@ -34,15 +34,16 @@ absl::Status ValidateGroth16(const provd::v1::Groth16Spec& spec, const RequestLi
   const std::string& witness = spec.witness();
   if (witness.empty()) return Invalid("spec.groth16.witness", "is empty");
   if (witness.size() > limits.max_witness_bytes) {
-    return Invalid("spec.groth16.witness", absl::StrCat(witness.size(), " bytes exceed the limit of ",
-                                                        limits.max_witness_bytes));
+    return Invalid(
+        "spec.groth16.witness",
+        absl::StrCat(witness.size(), " bytes exceed the limit of ", limits.max_witness_bytes));
   }
   if (witness.size() < kWitnessHeaderBytes || witness.compare(0, 4, "wtns") != 0) {
     return Invalid("spec.groth16.witness", "is not a snarkjs .wtns file (no \"wtns\" header)");
   }
   if (!spec.seed().empty() && spec.seed().size() != kSeedBytes) {
-    return Invalid("spec.groth16.seed",
-                   absl::StrCat("must be empty or ", kSeedBytes, " bytes, got ", spec.seed().size()));
+    return Invalid("spec.groth16.seed", absl::StrCat("must be empty or ", kSeedBytes,
+                                                     " bytes, got ", spec.seed().size()));
   }
   return absl::OkStatus();
 }

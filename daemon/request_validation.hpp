@@ -3,9 +3,9 @@
 #pragma once
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "provd/v1/prover.pb.h"
 
 namespace provd::daemon {

@@ -33,8 +33,8 @@ uint64_t HostMulMod(uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % kModulus);
 }
 
-__global__ void __launch_bounds__(kThreads) SquareModKernel(const uint64_t* in, uint64_t* out,
-                                                            int count) {
+__global__ void __launch_bounds__(kThreads)
+    SquareModKernel(const uint64_t* in, uint64_t* out, int count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) out[i] = DeviceMulMod(in[i], in[i]);
 }

@@ -9,10 +9,10 @@
 namespace provd {
 
 struct GpuDevice {
-  uint32_t index = 0;            // the runtime's device ordinal; also names gpuN.lock
-  std::string name;              // e.g. "NVIDIA H200"
+  uint32_t index = 0;  // the runtime's device ordinal; also names gpuN.lock
+  std::string name;    // e.g. "NVIDIA H200"
   uint64_t total_memory_bytes = 0;
-  int compute_major = 0;         // compute capability, e.g. 9.0 for Hopper
+  int compute_major = 0;  // compute capability, e.g. 9.0 for Hopper
   int compute_minor = 0;
 };
 

@@ -37,8 +37,7 @@ void ThreadPool::RunIterations(Loop& loop) {
     ++finished_here;
   }
   if (finished_here == 0) return;
-  if (loop.done.fetch_add(finished_here, std::memory_order_acq_rel) + finished_here ==
-      loop.count) {
+  if (loop.done.fetch_add(finished_here, std::memory_order_acq_rel) + finished_here == loop.count) {
     std::lock_guard<std::mutex> lock(loop.mutex);
     loop.finished.notify_all();
   }
@@ -89,8 +88,9 @@ void ThreadPool::ParallelForRange(size_t n, size_t min_grain,
                                   const std::function<void(size_t, size_t)>& body,
                                   size_t tasks_per_thread) {
   if (n == 0) return;
-  const size_t grain = std::max<size_t>(
-      std::max<size_t>(min_grain, 1), (n + size() * tasks_per_thread - 1) / (size() * tasks_per_thread));
+  const size_t grain =
+      std::max<size_t>(std::max<size_t>(min_grain, 1),
+                       (n + size() * tasks_per_thread - 1) / (size() * tasks_per_thread));
   const size_t tasks = (n + grain - 1) / grain;
   ParallelFor(tasks, [&](size_t t) { body(t * grain, std::min(n, (t + 1) * grain)); });
 }

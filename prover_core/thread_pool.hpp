@@ -32,8 +32,7 @@ class ThreadPool {
 
   // Splits [0, n) into about `tasks_per_thread * size()` contiguous ranges (at least
   // `min_grain` long) and runs body(begin, end) on each.
-  void ParallelForRange(size_t n, size_t min_grain,
-                        const std::function<void(size_t, size_t)>& body,
+  void ParallelForRange(size_t n, size_t min_grain, const std::function<void(size_t, size_t)>& body,
                         size_t tasks_per_thread = 4);
 
  private:

@@ -220,8 +220,8 @@ absl::StatusOr<AffinePoint<C>> DecodeAffine(std::span<const uint8_t> bytes,
   using Field = typename C::Field;
   constexpr size_t kCoord = Field::kBytes;
   if (bytes.size() != 2 * kCoord) {
-    return absl::InvalidArgumentError(absl::StrCat(C::kName, " point: expected ", 2 * kCoord,
-                                                   " bytes, got ", bytes.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(C::kName, " point: expected ", 2 * kCoord, " bytes, got ", bytes.size()));
   }
   bool all_zero = true;
   for (uint8_t b : bytes) all_zero = all_zero && b == 0;
@@ -232,9 +232,11 @@ absl::StatusOr<AffinePoint<C>> DecodeAffine(std::span<const uint8_t> bytes,
                                                        : Field::FromBytesLE(part);
   };
   absl::StatusOr<Field> x = decode(0);
-  if (!x.ok()) return absl::InvalidArgumentError(absl::StrCat(C::kName, " point x: ", x.status().message()));
+  if (!x.ok())
+    return absl::InvalidArgumentError(absl::StrCat(C::kName, " point x: ", x.status().message()));
   absl::StatusOr<Field> y = decode(1);
-  if (!y.ok()) return absl::InvalidArgumentError(absl::StrCat(C::kName, " point y: ", y.status().message()));
+  if (!y.ok())
+    return absl::InvalidArgumentError(absl::StrCat(C::kName, " point y: ", y.status().message()));
   AffinePoint<C> p = AffinePoint<C>::FromXY(*x, *y);
   if (!p.IsOnCurve()) {
     return absl::InvalidArgumentError(absl::StrCat(C::kName, " point is not on the curve"));
@@ -282,7 +284,8 @@ void BatchToAffine(std::span<const XyzzPoint<C>> in, std::span<AffinePoint<C>> o
     Field d = in[i].zz() * in[i].zzz();
     Field inv_d = inv * prefix[i];  // 1 / (ZZ_i * ZZZ_i)
     inv *= d;
-    out[i] = AffinePoint<C>::FromXY(in[i].x() * (inv_d * in[i].zzz()), in[i].y() * (inv_d * in[i].zz()));
+    out[i] =
+        AffinePoint<C>::FromXY(in[i].x() * (inv_d * in[i].zzz()), in[i].y() * (inv_d * in[i].zz()));
   }
 }
 

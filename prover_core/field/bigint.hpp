@@ -95,9 +95,7 @@ struct BigInt {
     return acc == 0;
   }
   constexpr bool IsOdd() const { return (limbs[0] & 1) != 0; }
-  constexpr bool Bit(size_t i) const {
-    return i < kBits && ((limbs[i / 64] >> (i % 64)) & 1) != 0;
-  }
+  constexpr bool Bit(size_t i) const { return i < kBits && ((limbs[i / 64] >> (i % 64)) & 1) != 0; }
   // Bits [offset, offset + width) as an integer; width <= 32.
   constexpr uint32_t Bits(size_t offset, size_t width) const {
     uint32_t r = 0;

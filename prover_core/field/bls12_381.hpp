@@ -10,7 +10,8 @@ struct Bls12381FqParams {
   static constexpr char kName[] = "bls12_381_fq";
   static constexpr size_t kLimbs = 6;
   static constexpr BigInt<6> kModulus = BigInt<6>::FromHex(
-      "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab");
+      "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffff"
+      "ffaaab");
   static constexpr uint64_t kNonResidue = 2;
 };
 

@@ -98,8 +98,8 @@ class Fp2 {
     typename Fq::Int exp_q34 = QC::kSqrtExponent;  // (q + 1) / 4
     exp_q34.SubInPlace(Fq::Int::FromUint64(1));    // (q - 3) / 4
     Fp2 a1 = Pow(exp_q34);
-    Fp2 alpha = a1.Square() * *this;               // a^((q-1)/2)
-    Fp2 a0 = alpha.Conjugate() * alpha;            // alpha^(q+1): Frobenius is conjugation
+    Fp2 alpha = a1.Square() * *this;     // a^((q-1)/2)
+    Fp2 a0 = alpha.Conjugate() * alpha;  // alpha^(q+1): Frobenius is conjugation
     const Fp2 minus_one = -One();
     if (a0 == minus_one) return std::nullopt;
     Fp2 x0 = a1 * *this;
@@ -115,8 +115,8 @@ class Fp2 {
  private:
   static absl::StatusOr<Fp2> Decode(std::span<const uint8_t> bytes, bool montgomery) {
     if (bytes.size() != kBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(Fq::Params::kName, "^2: expected ", kBytes,
-                                                     " bytes, got ", bytes.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(Fq::Params::kName, "^2: expected ", kBytes, " bytes, got ", bytes.size()));
     }
     auto half = [&](size_t i) {
       auto part = bytes.subspan(i * Fq::kBytes, Fq::kBytes);

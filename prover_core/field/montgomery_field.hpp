@@ -71,9 +71,9 @@ struct MontgomeryConstants {
   }
 
   static constexpr uint64_t kInv = ComputeInv();
-  static constexpr Int kR = PowerOfTwoMod(64 * N);       // Montgomery form of 1
-  static constexpr Int kR2 = PowerOfTwoMod(128 * N);     // converts into Montgomery form
-  static constexpr Int kPMinus2 = MinusSmall(2);         // Fermat inversion exponent
+  static constexpr Int kR = PowerOfTwoMod(64 * N);    // Montgomery form of 1
+  static constexpr Int kR2 = PowerOfTwoMod(128 * N);  // converts into Montgomery form
+  static constexpr Int kPMinus2 = MinusSmall(2);      // Fermat inversion exponent
   static constexpr Int kHalfPMinus1 = ShiftedRight(MinusSmall(1), 1);  // Euler's criterion
   static constexpr size_t kTwoAdicity = ComputeTwoAdicity();
   static constexpr Int kOddPart = ShiftedRight(MinusSmall(1), kTwoAdicity);  // t: p-1 = t*2^s
@@ -260,8 +260,8 @@ class Fp {
 
   static absl::StatusOr<Fp> Decode(std::span<const uint8_t> bytes, bool montgomery) {
     if (bytes.size() != kBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(P::kName, ": expected ", kBytes,
-                                                     " bytes, got ", bytes.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(P::kName, ": expected ", kBytes, " bytes, got ", bytes.size()));
     }
     Int v = Int::FromBytesLE(bytes);
     if (v >= C::kModulus) {

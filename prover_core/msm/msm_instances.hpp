@@ -8,8 +8,8 @@
 
 namespace provd::msm {
 
-#define PROVD_DECLARE_MSM(Curve)                                                          \
-  extern template curve::XyzzPoint<curve::Curve> PippengerMsm<curve::Curve>(            \
+#define PROVD_DECLARE_MSM(Curve)                                                               \
+  extern template curve::XyzzPoint<curve::Curve> PippengerMsm<curve::Curve>(                   \
       std::span<const curve::AffinePoint<curve::Curve>>, std::span<const Scalar>, ThreadPool&, \
       MsmOptions);
 

@@ -85,8 +85,7 @@ namespace internal {
 
 // Signed base-2^c digits of one scalar, d_0 + d_1 2^c + ... with d_j in [-2^(c-1), 2^(c-1)]:
 // half the buckets of unsigned digits, since -d*P uses the bucket of d with P negated.
-inline void SignedDigits(const Scalar& k, size_t c, size_t windows, int32_t* out,
-                         size_t stride) {
+inline void SignedDigits(const Scalar& k, size_t c, size_t windows, int32_t* out, size_t stride) {
   const uint32_t half = uint32_t{1} << (c - 1);
   const int64_t full = int64_t{1} << c;
   uint32_t carry = 0;
@@ -116,8 +115,8 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
     Xyzz sum;
     for (size_t begin = 0; begin < n; begin += pass) {
       const size_t len = std::min(pass, n - begin);
-      sum.Add(PippengerMsm<C>(points.subspan(begin, len), scalars.subspan(begin, len), pool,
-                              options));
+      sum.Add(
+          PippengerMsm<C>(points.subspan(begin, len), scalars.subspan(begin, len), pool, options));
     }
     return sum;
   }
@@ -142,10 +141,9 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
     }
   });
 
-  const bool batch_affine =
-      options.accumulation == BucketAccumulation::kBatchAffine ||
-      (options.accumulation == BucketAccumulation::kAuto && c >= kMinBatchAffineWindowBits &&
-       slice_len >= 4 * buckets);
+  const bool batch_affine = options.accumulation == BucketAccumulation::kBatchAffine ||
+                            (options.accumulation == BucketAccumulation::kAuto &&
+                             c >= kMinBatchAffineWindowBits && slice_len >= 4 * buckets);
   const size_t batch = std::max<size_t>(1, std::min(kMaxAffineBatch, buckets / 4));
 
   std::vector<Xyzz> partial(windows * slices);

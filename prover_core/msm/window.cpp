@@ -12,11 +12,10 @@ size_t ChooseWindowBits(size_t n, size_t threads, size_t scalar_bits) {
   double best_cost = std::numeric_limits<double>::infinity();
   for (size_t c = 1; c <= kMaxBits; ++c) {
     const double windows = static_cast<double>((scalar_bits + 1 + c - 1) / c);
-    const double slices =
-        std::max(1.0, static_cast<double>((2 * std::max<size_t>(threads, 1) + windows - 1)) /
-                          windows);
-    const double cost = windows * static_cast<double>(n) +
-                        windows * slices * static_cast<double>(size_t{1} << c);
+    const double slices = std::max(
+        1.0, static_cast<double>((2 * std::max<size_t>(threads, 1) + windows - 1)) / windows);
+    const double cost =
+        windows * static_cast<double>(n) + windows * slices * static_cast<double>(size_t{1} << c);
     if (cost < best_cost) {
       best_cost = cost;
       best = c;

@@ -42,8 +42,7 @@ absl::StatusOr<size_t> DomainLog(size_t n) {
   size_t log_n = static_cast<size_t>(__builtin_ctzll(n));
   if (log_n > F::kTwoAdicity) {
     return absl::InvalidArgumentError(absl::StrCat("NTT of size 2^", log_n, " over ", F::kName,
-                                                   ": the field's 2-adicity is ",
-                                                   F::kTwoAdicity));
+                                                   ": the field's 2-adicity is ", F::kTwoAdicity));
   }
   return log_n;
 }

@@ -33,9 +33,9 @@ F RootOfUnity(size_t log_n) {
 template <typename F>
 struct Twiddles {
   size_t log_n = 0;
-  F omega;      // primitive n-th root of unity
+  F omega;  // primitive n-th root of unity
   F omega_inv;
-  F n_inv;      // 1/n, for the inverse transform
+  F n_inv;  // 1/n, for the inverse transform
   // Stage tables: for every half-size h = 2^k < n, forward[h + j] = omega_{2h}^j (j < h), and
   // inverse[h + j] = omega_{2h}^-j. Each stage reads its table contiguously; n entries in all.
   std::vector<F> forward;
@@ -83,8 +83,7 @@ template <typename F>
 absl::StatusOr<std::shared_ptr<const Twiddles<F>>> GetTwiddles(size_t log_n, ThreadPool& pool) {
   if (log_n > F::kTwoAdicity) {
     return absl::InvalidArgumentError(absl::StrCat("NTT of size 2^", log_n, " over ", F::kName,
-                                                   ": the field's 2-adicity is ",
-                                                   F::kTwoAdicity));
+                                                   ": the field's 2-adicity is ", F::kTwoAdicity));
   }
   using Entry = std::shared_future<std::shared_ptr<const Twiddles<F>>>;
   static std::mutex mutex;

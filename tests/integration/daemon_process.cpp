@@ -32,20 +32,13 @@ absl::StatusOr<std::unique_ptr<DaemonProcess>> DaemonProcess::Start(
     const std::vector<std::string>& extra_flags) {
   std::unique_ptr<DaemonProcess> daemon(new DaemonProcess());
   const auto ready_file = daemon->dir_ / "ready.json";
-  std::vector<std::string> argv = {PROVD_BINARY,
-                                   "serve",
-                                   "--listen",
-                                   "127.0.0.1:0",
-                                   "--metrics-listen",
-                                   "127.0.0.1:0",
-                                   "--data-dir",
-                                   (daemon->dir_ / "data").string(),
-                                   "--lock-dir",
-                                   (daemon->dir_ / "locks").string(),
-                                   "--ready-file",
-                                   ready_file.string(),
-                                   "--shutdown-grace",
-                                   "5"};
+  std::vector<std::string> argv = {PROVD_BINARY,       "serve",
+                                   "--listen",         "127.0.0.1:0",
+                                   "--metrics-listen", "127.0.0.1:0",
+                                   "--data-dir",       (daemon->dir_ / "data").string(),
+                                   "--lock-dir",       (daemon->dir_ / "locks").string(),
+                                   "--ready-file",     ready_file.string(),
+                                   "--shutdown-grace", "5"};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   absl::StatusOr<Subprocess> process = Subprocess::Start(argv, daemon->dir_.path());
   if (!process.ok()) return process.status();
@@ -87,8 +80,7 @@ absl::StatusOr<std::string> HttpGet(const std::string& host_port, const std::str
     ::close(fd);
     return absl::UnavailableError(absl::StrCat("cannot connect to ", host_port));
   }
-  std::string request =
-      absl::StrCat("GET ", path, " HTTP/1.0\r\nHost: ", host_port, "\r\n\r\n");
+  std::string request = absl::StrCat("GET ", path, " HTTP/1.0\r\nHost: ", host_port, "\r\n\r\n");
   (void)::write(fd, request.data(), request.size());
   std::string response;
   char buffer[4096];
@@ -99,7 +91,8 @@ absl::StatusOr<std::string> HttpGet(const std::string& host_port, const std::str
     return absl::InternalError(absl::StrCat("bad HTTP response: ", response.substr(0, 80)));
   }
   if (response.find(" 200 ") > response.find("\r\n")) {
-    return absl::InternalError(absl::StrCat("HTTP status: ", response.substr(0, response.find("\r\n"))));
+    return absl::InternalError(
+        absl::StrCat("HTTP status: ", response.substr(0, response.find("\r\n"))));
   }
   return response.substr(body + 4);
 }

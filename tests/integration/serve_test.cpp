@@ -63,8 +63,8 @@ TEST(ServeTest, MalformedJobsAreRejectedWithInvalidArgumentNamingTheField) {
   EXPECT_EQ(not_wtns->code, 1);
   EXPECT_THAT(not_wtns->stderr_text, HasSubstr("INVALID_ARGUMENT: spec.groth16.witness"));
 
-  auto bad_seed = daemon->Provctl({"submit", "--zkey", "a.zkey", "--witness", witness,
-                                   "--seed", "abcd"});
+  auto bad_seed =
+      daemon->Provctl({"submit", "--zkey", "a.zkey", "--witness", witness, "--seed", "abcd"});
   ASSERT_THAT(bad_seed, IsOk());
   EXPECT_EQ(bad_seed->code, 2);  // caught by provctl before any call
   EXPECT_THAT(bad_seed->stderr_text, HasSubstr("--seed must be 64 hex digits"));
@@ -88,8 +88,7 @@ TEST(ServeTest, UnknownJobsAreNotFoundAndTheListIsEmpty) {
     auto result = daemon->Provctl({command, "job-123"});
     ASSERT_THAT(result, IsOk());
     EXPECT_EQ(result->code, 1) << command;
-    EXPECT_THAT(result->stderr_text, HasSubstr("NOT_FOUND: no job with id \"job-123\""))
-        << command;
+    EXPECT_THAT(result->stderr_text, HasSubstr("NOT_FOUND: no job with id \"job-123\"")) << command;
   }
   auto bad_id = daemon->Provctl({"status", "../x"});
   ASSERT_THAT(bad_id, IsOk());
@@ -135,8 +134,8 @@ TEST(ServeTest, ASecondDaemonOnTheSamePortFailsInsteadOfSharingIt) {
   ASSERT_NE(first, nullptr);
   TempDir dir;
   ExitInfo second = RunChild({PROVD_BINARY, "serve", "--listen", first->grpc_address(),
-                         "--metrics-listen", "", "--data-dir", (dir / "data").string()},
-                        dir);
+                              "--metrics-listen", "", "--data-dir", (dir / "data").string()},
+                             dir);
   EXPECT_EQ(second.code, 1);
   EXPECT_THAT(second.stderr_text, HasSubstr("cannot listen"));
 }
@@ -159,16 +158,17 @@ TEST(ServeTest, BadFlagsExitNonZeroWithAClearMessage) {
 TEST(ServeTest, AnUnusableDataDirFailsStartupNamingTheFlag) {
   TempDir dir;
   WriteFile(dir / "file", "x");
-  ExitInfo info = RunChild({PROVD_BINARY, "serve", "--listen", "127.0.0.1:0", "--metrics-listen", "",
-                       "--data-dir", (dir / "file/data").string()},
-                      dir);
+  ExitInfo info = RunChild({PROVD_BINARY, "serve", "--listen", "127.0.0.1:0", "--metrics-listen",
+                            "", "--data-dir", (dir / "file/data").string()},
+                           dir);
   EXPECT_EQ(info.code, 1);
   EXPECT_THAT(info.stderr_text, HasSubstr("--data-dir"));
 }
 
 TEST(ServeTest, ProvctlWithoutADaemonReportsUnavailable) {
   TempDir dir;
-  ExitInfo info = RunChild({PROVCTL_BINARY, "--addr", "127.0.0.1:1", "--timeout", "2", "health"}, dir);
+  ExitInfo info =
+      RunChild({PROVCTL_BINARY, "--addr", "127.0.0.1:1", "--timeout", "2", "health"}, dir);
   EXPECT_EQ(info.code, 1);
   EXPECT_THAT(info.stderr_text, HasSubstr("health failed: UNAVAILABLE"));
 }
@@ -203,8 +203,8 @@ TEST(ServeTest, JsonLogsAreOneObjectPerLine) {
 
 TEST(ServeTest, PrintConfigShowsTheEffectiveConfiguration) {
   TempDir dir;
-  ExitInfo info = RunChild({PROVD_BINARY, "serve", "--data-dir", (dir / "d").string(), "--print-config"},
-                      dir);
+  ExitInfo info =
+      RunChild({PROVD_BINARY, "serve", "--data-dir", (dir / "d").string(), "--print-config"}, dir);
   ASSERT_EQ(info.code, 0) << info.stderr_text;
   nlohmann::json config = nlohmann::json::parse(info.stdout_text);
   EXPECT_EQ(config["key_dir"], (dir / "d/keys").string());

@@ -18,10 +18,22 @@ using ::testing::HasSubstr;
 
 template <typename C>
 struct Named;
-template <> struct Named<Bn254G1> { static constexpr char kCurve[] = "bn254", kGroup[] = "g1"; };
-template <> struct Named<Bn254G2> { static constexpr char kCurve[] = "bn254", kGroup[] = "g2"; };
-template <> struct Named<Bls12381G1> { static constexpr char kCurve[] = "bls12_381", kGroup[] = "g1"; };
-template <> struct Named<Bls12381G2> { static constexpr char kCurve[] = "bls12_381", kGroup[] = "g2"; };
+template <>
+struct Named<Bn254G1> {
+  static constexpr char kCurve[] = "bn254", kGroup[] = "g1";
+};
+template <>
+struct Named<Bn254G2> {
+  static constexpr char kCurve[] = "bn254", kGroup[] = "g2";
+};
+template <>
+struct Named<Bls12381G1> {
+  static constexpr char kCurve[] = "bls12_381", kGroup[] = "g1";
+};
+template <>
+struct Named<Bls12381G2> {
+  static constexpr char kCurve[] = "bls12_381", kGroup[] = "g2";
+};
 
 template <typename C>
 const nlohmann::json& Group() {
@@ -50,7 +62,8 @@ TYPED_TEST(CurveVectors, AddDoubleNegAndScalarMulMatchFfjavascript) {
     XyzzPoint<C> sum(p);
     sum.AddAffine(q);
     EXPECT_EQ(PointHex<C>(sum.ToAffine()), PointHex<C>(c.at("add")));
-    EXPECT_EQ(PointHex<C>((XyzzPoint<C>(p) + XyzzPoint<C>(q)).ToAffine()), PointHex<C>(c.at("add")));
+    EXPECT_EQ(PointHex<C>((XyzzPoint<C>(p) + XyzzPoint<C>(q)).ToAffine()),
+              PointHex<C>(c.at("add")));
     EXPECT_EQ(PointHex<C>(XyzzPoint<C>(p).Double().ToAffine()), PointHex<C>(c.at("double")));
     EXPECT_EQ(PointHex<C>(-p), PointHex<C>(c.at("neg")));
     EXPECT_EQ(PointHex<C>(ScalarMul(p, ScalarFromHex(c.at("k"))).ToAffine()),

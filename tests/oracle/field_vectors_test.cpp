@@ -16,13 +16,34 @@ using ::provd::testing::ToHex;
 
 template <typename F>
 struct Named;
-template <> struct Named<Bn254Fq> { static constexpr char kKey[] = "bn254_fq"; };
-template <> struct Named<Bn254Fr> { static constexpr char kKey[] = "bn254_fr"; };
-template <> struct Named<Bls12381Fq> { static constexpr char kKey[] = "bls12_381_fq"; };
-template <> struct Named<Bls12381Fr> { static constexpr char kKey[] = "bls12_381_fr"; };
-template <> struct Named<Goldilocks> { static constexpr char kKey[] = "goldilocks"; };
-template <> struct Named<Bn254Fq2> { static constexpr char kKey[] = "bn254_fq2"; };
-template <> struct Named<Bls12381Fq2> { static constexpr char kKey[] = "bls12_381_fq2"; };
+template <>
+struct Named<Bn254Fq> {
+  static constexpr char kKey[] = "bn254_fq";
+};
+template <>
+struct Named<Bn254Fr> {
+  static constexpr char kKey[] = "bn254_fr";
+};
+template <>
+struct Named<Bls12381Fq> {
+  static constexpr char kKey[] = "bls12_381_fq";
+};
+template <>
+struct Named<Bls12381Fr> {
+  static constexpr char kKey[] = "bls12_381_fr";
+};
+template <>
+struct Named<Goldilocks> {
+  static constexpr char kKey[] = "goldilocks";
+};
+template <>
+struct Named<Bn254Fq2> {
+  static constexpr char kKey[] = "bn254_fq2";
+};
+template <>
+struct Named<Bls12381Fq2> {
+  static constexpr char kKey[] = "bls12_381_fq2";
+};
 
 const nlohmann::json& Fields() {
   static const nlohmann::json fields = LoadVectors("fields.json");

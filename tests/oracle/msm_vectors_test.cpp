@@ -17,14 +17,27 @@ using ::provd::testing::ScalarFromHex;
 
 template <typename C>
 struct Named;
-template <> struct Named<curve::Bn254G1> { static constexpr char kFile[] = "msm_bn254.json", kGroup[] = "g1"; };
-template <> struct Named<curve::Bn254G2> { static constexpr char kFile[] = "msm_bn254.json", kGroup[] = "g2"; };
-template <> struct Named<curve::Bls12381G1> { static constexpr char kFile[] = "msm_bls12_381.json", kGroup[] = "g1"; };
-template <> struct Named<curve::Bls12381G2> { static constexpr char kFile[] = "msm_bls12_381.json", kGroup[] = "g2"; };
+template <>
+struct Named<curve::Bn254G1> {
+  static constexpr char kFile[] = "msm_bn254.json", kGroup[] = "g1";
+};
+template <>
+struct Named<curve::Bn254G2> {
+  static constexpr char kFile[] = "msm_bn254.json", kGroup[] = "g2";
+};
+template <>
+struct Named<curve::Bls12381G1> {
+  static constexpr char kFile[] = "msm_bls12_381.json", kGroup[] = "g1";
+};
+template <>
+struct Named<curve::Bls12381G2> {
+  static constexpr char kFile[] = "msm_bls12_381.json", kGroup[] = "g2";
+};
 
 template <typename C>
 class MsmVectors : public ::testing::Test {};
-using Groups = ::testing::Types<curve::Bn254G1, curve::Bn254G2, curve::Bls12381G1, curve::Bls12381G2>;
+using Groups =
+    ::testing::Types<curve::Bn254G1, curve::Bn254G2, curve::Bls12381G1, curve::Bls12381G2>;
 TYPED_TEST_SUITE(MsmVectors, Groups);
 
 TYPED_TEST(MsmVectors, MatchesMultiExpAffine) {
@@ -39,8 +52,8 @@ TYPED_TEST(MsmVectors, MatchesMultiExpAffine) {
     std::vector<Scalar> scalars;
     for (const auto& s : c.at("scalars")) scalars.push_back(ScalarFromHex(s));
     const std::string expected = PointHex<C>(c.at("result"));
-    for (auto accumulation : {BucketAccumulation::kAuto, BucketAccumulation::kXyzz,
-                              BucketAccumulation::kBatchAffine}) {
+    for (auto accumulation :
+         {BucketAccumulation::kAuto, BucketAccumulation::kXyzz, BucketAccumulation::kBatchAffine}) {
       MsmOptions options;
       options.accumulation = accumulation;
       auto result = Msm<C>(points, scalars, pool, options);

@@ -18,9 +18,18 @@ using ::provd::testing::ToHex;
 
 template <typename F>
 struct Named;
-template <> struct Named<field::Bn254Fr> { static constexpr char kKey[] = "bn254_fr"; };
-template <> struct Named<field::Bls12381Fr> { static constexpr char kKey[] = "bls12_381_fr"; };
-template <> struct Named<field::Goldilocks> { static constexpr char kKey[] = "goldilocks"; };
+template <>
+struct Named<field::Bn254Fr> {
+  static constexpr char kKey[] = "bn254_fr";
+};
+template <>
+struct Named<field::Bls12381Fr> {
+  static constexpr char kKey[] = "bls12_381_fr";
+};
+template <>
+struct Named<field::Goldilocks> {
+  static constexpr char kKey[] = "goldilocks";
+};
 
 template <typename F>
 std::vector<F> ParseVector(const nlohmann::json& j) {

@@ -94,8 +94,8 @@ absl::StatusOr<ExitInfo> Subprocess::Wait(absl::Duration timeout) {
       return absl::InternalError(absl::StrCat("waitpid: ", std::strerror(errno)));
     }
     if (absl::Now() >= deadline) {
-      return absl::DeadlineExceededError(absl::StrCat("pid ", pid_, " still running after ",
-                                                      absl::FormatDuration(timeout)));
+      return absl::DeadlineExceededError(
+          absl::StrCat("pid ", pid_, " still running after ", absl::FormatDuration(timeout)));
     }
     absl::SleepFor(absl::Milliseconds(10));
   }

@@ -19,8 +19,9 @@ namespace provd::testing {
 inline nlohmann::json LoadVectors(const std::string& file) {
   const char* dir = std::getenv("PROVD_VECTORS_DIR");
   if (dir == nullptr) {
-    throw std::runtime_error("PROVD_VECTORS_DIR is not set: run through ctest, whose fixture "
-                             "`vectors` generates them with tests/vectors/generate.sh");
+    throw std::runtime_error(
+        "PROVD_VECTORS_DIR is not set: run through ctest, whose fixture "
+        "`vectors` generates them with tests/vectors/generate.sh");
   }
   std::ifstream in(std::string(dir) + "/" + file);
   if (!in) throw std::runtime_error("cannot read test vectors " + std::string(dir) + "/" + file);

@@ -102,10 +102,10 @@ TYPED_TEST(PrimeFieldTest, SerializationRoundTripsAndRejectsNonCanonical) {
     EXPECT_EQ(*mont, a);
   }
   F::Modulus().ToBytesLE(bytes);
-  EXPECT_THAT(F::FromBytesLE(bytes), StatusIs(absl::StatusCode::kInvalidArgument,
-                                              ::testing::HasSubstr("non-canonical")));
-  EXPECT_THAT(F::FromMontBytesLE(bytes), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                  ::testing::HasSubstr("non-canonical")));
+  EXPECT_THAT(F::FromBytesLE(bytes),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("non-canonical")));
+  EXPECT_THAT(F::FromMontBytesLE(bytes),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("non-canonical")));
   EXPECT_THAT(F::FromBytesLE(std::span<const uint8_t>(bytes).first(F::kBytes - 1)),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("expected")));
 }

@@ -1,6 +1,7 @@
 // Our errors cross the wire with their code and message intact, in both directions.
-#include "client/prover_client.hpp"
 #include "daemon/grpc_status.hpp"
+
+#include "client/prover_client.hpp"
 #include "gtest/gtest.h"
 
 namespace provd {

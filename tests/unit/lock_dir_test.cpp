@@ -86,9 +86,7 @@ TEST(LockDirTest, RefusesAnUnwritableDirectory) {
   std::filesystem::create_directory(temp / "locks");
   std::filesystem::permissions(temp.path(), std::filesystem::perms(0755));
   std::filesystem::permissions(temp / "locks", std::filesystem::perms(0555));
-  auto check = [&] {
-    return LockDir::Open(temp / "locks").status();
-  };
+  auto check = [&] { return LockDir::Open(temp / "locks").status(); };
   if (::geteuid() != 0) {
     EXPECT_THAT(check(), StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("locks")));
     return;

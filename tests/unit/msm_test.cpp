@@ -44,13 +44,15 @@ Instance<C> RandomInstance(size_t n, uint64_t seed) {
 template <typename C>
 curve::XyzzPoint<C> NaiveMsm(const Instance<C>& in) {
   curve::XyzzPoint<C> acc;
-  for (size_t i = 0; i < in.points.size(); ++i) acc.Add(curve::ScalarMul(in.points[i], in.scalars[i]));
+  for (size_t i = 0; i < in.points.size(); ++i)
+    acc.Add(curve::ScalarMul(in.points[i], in.scalars[i]));
   return acc;
 }
 
 template <typename C>
 class MsmTest : public ::testing::Test {};
-using Groups = ::testing::Types<curve::Bn254G1, curve::Bn254G2, curve::Bls12381G1, curve::Bls12381G2>;
+using Groups =
+    ::testing::Types<curve::Bn254G1, curve::Bn254G2, curve::Bls12381G1, curve::Bls12381G2>;
 TYPED_TEST_SUITE(MsmTest, Groups);
 
 TYPED_TEST(MsmTest, MatchesTheNaiveSumForManySizes) {
@@ -77,8 +79,8 @@ TYPED_TEST(MsmTest, EveryWindowWidthAndThreadCountAgree) {
         options.window_bits = c;
         options.accumulation = accumulation;
         EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, options), reference)
-            << "threads=" << threads << " c=" << c << " batch-affine="
-            << (accumulation == BucketAccumulation::kBatchAffine);
+            << "threads=" << threads << " c=" << c
+            << " batch-affine=" << (accumulation == BucketAccumulation::kBatchAffine);
       }
     }
   }

@@ -1,5 +1,7 @@
 // NTT properties against a naive DFT, round trips, chunking by stage, threads, cosets, LDE.
 // Agreement with ffjavascript's fft/ifft is checked in ntt_vectors_test.cpp.
+#include "prover_core/ntt/ntt.hpp"
+
 #include <thread>
 #include <vector>
 
@@ -7,7 +9,6 @@
 #include "prover_core/field/bls12_381.hpp"
 #include "prover_core/field/bn254.hpp"
 #include "prover_core/field/goldilocks.hpp"
-#include "prover_core/ntt/ntt.hpp"
 #include "tests/support/random.hpp"
 #include "tests/support/status_matchers.hpp"
 
@@ -96,8 +97,11 @@ TYPED_TEST(NttTest, StagesCanBeSplitAnywhere) {
   ASSERT_THAT(Forward<F>(whole, pool), IsOk());
   auto tw = GetTwiddles<F>(log_n, pool);
   ASSERT_THAT(tw, IsOk());
-  for (std::vector<size_t> cuts : std::vector<std::vector<size_t>>{
-           {0, 14}, {0, 1, 14}, {0, 3, 7, 11, 14}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}}) {
+  for (std::vector<size_t> cuts :
+       std::vector<std::vector<size_t>>{{0, 14},
+                                        {0, 1, 14},
+                                        {0, 3, 7, 11, 14},
+                                        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}}) {
     std::vector<F> data = input;
     for (size_t i = 0; i + 1 < cuts.size(); ++i) {
       RunStages<F>(data, **tw, Direction::kForward, cuts[i], cuts[i + 1], pool);

@@ -41,7 +41,8 @@ TEST(RequestValidationTest, RequiresAPriority) {
   EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
                                           HasSubstr("priority: must be PRIORITY_LOW or")));
   request.set_priority(static_cast<provd::v1::Priority>(7));
-  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("priority")));
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("priority")));
 }
 
 TEST(RequestValidationTest, RequiresAJobKind) {
@@ -52,9 +53,9 @@ TEST(RequestValidationTest, RequiresAJobKind) {
 }
 
 TEST(RequestValidationTest, KeyNamesCannotLeaveTheKeyDirectory) {
-  for (const char* bad : {"", "/etc/passwd", "../secret.zkey", "a/../../b.zkey", "a//b.zkey",
-                          "./a.zkey", "a/.", "with space.zkey", "back\\slash.zkey",
-                          "nul\x01.zkey"}) {
+  for (const char* bad :
+       {"", "/etc/passwd", "../secret.zkey", "a/../../b.zkey", "a//b.zkey", "./a.zkey", "a/.",
+        "with space.zkey", "back\\slash.zkey", "nul\x01.zkey"}) {
     auto request = ValidRequest();
     request.mutable_spec()->mutable_groth16()->set_zkey_name(bad);
     EXPECT_THAT(Validate(request),
@@ -91,7 +92,8 @@ TEST(RequestValidationTest, SeedIsEmptyOrExactly32Bytes) {
 TEST(RequestValidationTest, RequestIdIsShortPrintableAscii) {
   auto request = ValidRequest();
   request.set_request_id(std::string(129, 'r'));
-  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("request_id")));
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("request_id")));
   request.set_request_id("tab\there");
   EXPECT_THAT(Validate(request),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("printable ASCII")));
@@ -100,17 +102,21 @@ TEST(RequestValidationTest, RequestIdIsShortPrintableAscii) {
 TEST(RequestValidationTest, DeadlineMustBePositiveAndBounded) {
   auto request = ValidRequest();
   request.mutable_deadline()->set_seconds(0);
-  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("positive")));
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("positive")));
   request.mutable_deadline()->set_seconds(-5);
-  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("positive")));
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("positive")));
   request.mutable_deadline()->set_seconds(31LL * 24 * 3600);
-  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("30 days")));
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("30 days")));
 }
 
 TEST(RequestValidationTest, JobIds) {
   EXPECT_THAT(ValidateJobId("01HZX3-abc_9"), IsOk());
   EXPECT_THAT(ValidateJobId(""), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("job_id")));
-  EXPECT_THAT(ValidateJobId("a/b"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("job_id")));
+  EXPECT_THAT(ValidateJobId("a/b"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("job_id")));
   EXPECT_THAT(ValidateJobId(std::string(65, 'a')),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("64")));
 }
@@ -121,7 +127,8 @@ TEST(RequestValidationTest, ListFiltersMustBeKnownValues) {
   request.add_states(provd::v1::JOB_STATE_RUNNING);
   EXPECT_THAT(ValidateListJobs(request), IsOk());
   request.add_states(provd::v1::JOB_STATE_UNSPECIFIED);
-  EXPECT_THAT(ValidateListJobs(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("states")));
+  EXPECT_THAT(ValidateListJobs(request),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("states")));
   request.clear_states();
   request.set_priority(static_cast<provd::v1::Priority>(9));
   EXPECT_THAT(ValidateListJobs(request),

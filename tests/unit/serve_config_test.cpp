@@ -51,11 +51,11 @@ TEST(ServeConfigTest, FlagsOverrideDefaults) {
 TEST(ServeConfigTest, ReportsEveryBadFlagAtOnce) {
   ServeConfig config = Parse({"--listen", "nope", "--metrics-listen", "x:99999", "--log-level",
                               "loud", "--log-format", "xml", "--max-message-bytes", "10"});
-  EXPECT_THAT(FinalizeServeConfig(config),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       AllOf(HasSubstr("--listen"), HasSubstr("--metrics-listen"),
-                             HasSubstr("--log-level"), HasSubstr("--log-format"),
-                             HasSubstr("--max-message-bytes"))));
+  EXPECT_THAT(
+      FinalizeServeConfig(config),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               AllOf(HasSubstr("--listen"), HasSubstr("--metrics-listen"), HasSubstr("--log-level"),
+                     HasSubstr("--log-format"), HasSubstr("--max-message-bytes"))));
 }
 
 TEST(ServeConfigTest, UnknownFlagsAreParseErrors) {

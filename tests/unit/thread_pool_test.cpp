@@ -23,9 +23,7 @@ TEST(ThreadPoolTest, NestedLoopsFromWorkersDoNotDeadlock) {
   ThreadPool pool(3);
   std::atomic<size_t> total{0};
   pool.ParallelFor(16, [&](size_t) {
-    pool.ParallelFor(16, [&](size_t) {
-      pool.ParallelFor(4, [&](size_t) { total.fetch_add(1); });
-    });
+    pool.ParallelFor(16, [&](size_t) { pool.ParallelFor(4, [&](size_t) { total.fetch_add(1); }); });
   });
   EXPECT_EQ(total.load(), 16u * 16u * 4u);
 }
