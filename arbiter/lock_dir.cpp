@@ -7,8 +7,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -66,24 +64,39 @@ absl::Status PublishProtocolFile(const std::filesystem::path& dir) {
   if (fd < 0) return ErrnoStatus(errno, "create a file in", dir);
   const std::filesystem::path temp = temp_name;
   const std::string line = ProtocolLine() + "\n";
-  bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-  written = (::fchmod(fd, kFileMode) == 0 || errno == EPERM) && written;
-  written = ::fsync(fd) == 0 && written;
+  // Keep the errno of the first failure: later calls overwrite it. A short write sets none.
+  int write_errno = 0;
+  ssize_t n = ::write(fd, line.data(), line.size());
+  if (n != static_cast<ssize_t>(line.size())) write_errno = n < 0 ? errno : EIO;
+  if (write_errno == 0 && ::fchmod(fd, kFileMode) != 0 && errno != EPERM) write_errno = errno;
+  if (write_errno == 0 && ::fsync(fd) != 0) write_errno = errno;
   ::close(fd);
   int link_errno = 0;
-  if (written && ::link(temp.c_str(), target.c_str()) != 0) link_errno = errno;
+  if (write_errno == 0 && ::link(temp.c_str(), target.c_str()) != 0) link_errno = errno;
   ::unlink(temp.c_str());
-  if (!written) return ErrnoStatus(errno, "write a file in", dir);
+  if (write_errno != 0) return ErrnoStatus(write_errno, "write a file in", dir);
   if (link_errno != 0 && link_errno != EEXIST) return ErrnoStatus(link_errno, "write", target);
   return absl::OkStatus();
 }
 
 absl::Status CheckProtocolFile(const std::filesystem::path& dir) {
   const std::filesystem::path target = dir / kProtocolFile;
-  std::ifstream in(target);
-  if (!in) return ErrnoStatus(errno, "read", target);
-  std::string line;
-  std::getline(in, line);
+  // O_NOFOLLOW | O_NONBLOCK and a regular-file check: a symlink or a FIFO planted in a shared
+  // lock dir must not redirect or block start-up.
+  int fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return ErrnoStatus(errno, "read", target);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::FailedPreconditionError(
+        absl::StrCat("lock dir: ", target.string(), " is not a regular file"));
+  }
+  char buffer[128] = {};
+  ssize_t n = ::read(fd, buffer, sizeof(buffer) - 1);
+  ::close(fd);
+  if (n < 0) return ErrnoStatus(errno, "read", target);
+  std::string line(buffer, static_cast<size_t>(n));
+  line = line.substr(0, line.find('\n'));
   if (absl::StripAsciiWhitespace(line) != ProtocolLine()) {
     return absl::FailedPreconditionError(
         absl::StrCat("lock dir: ", target.string(), " says \"", line, "\", expected \"",
@@ -103,7 +116,9 @@ std::filesystem::path DefaultLockDir() {
 
 absl::StatusOr<LockDir> LockDir::Open(const std::filesystem::path& path) {
   if (path.empty()) return absl::InvalidArgumentError("lock dir: the path is empty");
-  const std::filesystem::path absolute = std::filesystem::absolute(path);
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  if (ec) return ErrnoStatus(ec.value(), "resolve", path);
   if (absl::Status s = EnsureDirectory(absolute); !s.ok()) return s;
   // Writability is checked by creating a file, not by access(2): ACLs, read-only mounts and
   // container user namespaces all fool access().

@@ -108,7 +108,7 @@ int Main(int argc, char** argv) {
   app.add_option("--addr", address, "provd address: HOST:PORT or unix:PATH")->capture_default_str();
   app.add_option("--timeout", timeout_seconds, "Seconds to wait for a reply (not for watch)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(0.001, 86400.0));
 
   std::string health_service;
   CLI::App* health = app.add_subcommand("health", "Ask the gRPC health service; exit 0 if SERVING");
@@ -123,8 +123,10 @@ int Main(int argc, char** argv) {
   submit->add_option("--seed", submit_args.seed_hex,
                      "32-byte seed as hex, for reproducible proofs");
   submit->add_option("--request-id", submit_args.request_id, "Idempotency key for retries");
-  submit->add_option("--deadline", submit_args.deadline_seconds,
-                     "Cancel the job if not done this many seconds after acceptance");
+  submit
+      ->add_option("--deadline", submit_args.deadline_seconds,
+                   "Cancel the job if not done this many seconds after acceptance")
+      ->check(CLI::Range(0.0, 30.0 * 24 * 3600));
 
   std::string job_id;
   CLI::App* status = app.add_subcommand("status", "Show a job (state, result, rounds)");

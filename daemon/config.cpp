@@ -1,6 +1,8 @@
 #include "daemon/config.hpp"
 
 #include <cstdlib>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -88,9 +90,17 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
   if (config.data_dir.empty()) config.data_dir = DefaultDataDir();
   if (config.key_dir.empty()) config.key_dir = config.data_dir / "keys";
   if (config.lock_dir.empty()) config.lock_dir = arbiter::DefaultLockDir();
-  config.data_dir = std::filesystem::absolute(config.data_dir);
-  config.key_dir = std::filesystem::absolute(config.key_dir);
-  config.lock_dir = std::filesystem::absolute(config.lock_dir);
+  for (auto [path, flag] :
+       {std::pair{&config.data_dir, "--data-dir"}, std::pair{&config.key_dir, "--key-dir"},
+        std::pair{&config.lock_dir, "--lock-dir"}}) {
+    std::error_code ec;
+    std::filesystem::path absolute = std::filesystem::absolute(*path, ec);
+    if (ec) {
+      errors.push_back(absl::StrCat(flag, " ", path->string(), ": ", ec.message()));
+    } else {
+      *path = absolute;
+    }
+  }
   if (absl::Status s = ValidateLogSettings(config.log_level, config.log_format); !s.ok()) {
     errors.emplace_back(s.message());
   }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <system_error>
 
@@ -30,15 +31,18 @@ absl::Status EnsureDirectory(const std::filesystem::path& dir, absl::string_view
 
 absl::Status PrepareDirectories(const std::filesystem::path& data_dir,
                                 const std::filesystem::path& key_dir) {
-  const bool created = !std::filesystem::exists(data_dir);
+  std::error_code exists_ec;  // an unreadable parent is reported by EnsureDirectory below
+  const bool created = !std::filesystem::exists(data_dir, exists_ec);
   if (absl::Status s = EnsureDirectory(data_dir, "--data-dir"); !s.ok()) return s;
   if (created) {
     std::error_code ec;  // best effort: job inputs are private, but the operator decides
     std::filesystem::permissions(data_dir, std::filesystem::perms(0750),
                                  std::filesystem::perm_options::replace, ec);
   }
-  const std::filesystem::path probe = data_dir / absl::StrCat(".provd-probe.", ::getpid());
-  int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  // A fresh, unpredictable name (mkostemp creates it O_EXCL): a planted symlink cannot make the
+  // probe truncate someone else's file.
+  std::string probe = (data_dir / ".provd-probe.XXXXXX").string();
+  int fd = ::mkostemp(probe.data(), O_CLOEXEC);
   if (fd < 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("--data-dir ", data_dir.string(), ": not writable: ", std::strerror(errno)));

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
@@ -79,8 +80,18 @@ int Serve(ServeConfig config) {
     }
   }
   int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
+  while (sigwait(&stop_signals, &signal_number) != 0) {
+  }
   spdlog::info("received {}", signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
+  // A second stop signal during the grace period means "now": exit without waiting.
+  std::thread([stop_signals] {
+    int second = 0;
+    if (sigwait(&stop_signals, &second) == 0) {
+      spdlog::warn("second stop signal: exiting without waiting for running requests");
+      spdlog::default_logger()->flush();
+      std::_Exit(kExitRuntimeError);
+    }
+  }).detach();
   (*daemon)->Shutdown(absl::Seconds(config.shutdown_grace_seconds));
   daemon->reset();
   return kExitOk;

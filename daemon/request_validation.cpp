@@ -84,6 +84,7 @@ absl::Status ValidateSubmitJob(const provd::v1::SubmitJobRequest& request,
   }
   if (request.has_deadline()) {
     const auto& deadline = request.deadline();
+    if (deadline.nanos() > 999'999'999) return Invalid("deadline", "nanos must be below 10^9");
     if (deadline.seconds() < 0 || deadline.nanos() < 0 ||
         (deadline.seconds() == 0 && deadline.nanos() == 0)) {
       return Invalid("deadline", "must be positive");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 
 namespace provd {
 
@@ -33,7 +34,13 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::RunIterations(Loop& loop) {
   size_t finished_here = 0;
   for (size_t i; (i = loop.next.fetch_add(1, std::memory_order_relaxed)) < loop.count;) {
-    loop.body(i);
+    // An exception must not unwind the caller while workers still run its loop (they would use
+    // its destroyed body and buffers): on any thread it ends the process, as documented.
+    try {
+      loop.body(i);
+    } catch (...) {
+      std::terminate();
+    }
     ++finished_here;
   }
   if (finished_here == 0) return;

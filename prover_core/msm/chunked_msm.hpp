@@ -53,6 +53,7 @@ class ChunkedMsm {
                                                      " points and ", scalars.size(), " scalars"));
     }
     if (done()) return absl::FailedPreconditionError("chunked MSM: every chunk already ran");
+    if (absl::Status s = ValidateMsmOptions(options); !s.ok()) return s;
     PointRange r = chunk(next_);
     Accept(PippengerMsm<C>(points.subspan(r.begin, r.size()), scalars.subspan(r.begin, r.size()),
                            pool, options));

@@ -65,14 +65,18 @@ inline uint32_t ExtractBits(const Scalar& k, size_t offset, size_t width) {
   return static_cast<uint32_t>(v & ((uint64_t{1} << width) - 1));
 }
 
+// INVALID_ARGUMENT for options the kernel cannot run: windows wider than 20 bits (digits and
+// bucket tables are sized for that), or passes of no points.
+absl::Status ValidateMsmOptions(const MsmOptions& options);
+
 // The MSM over all given points: the untrusted-size entry point. INVALID_ARGUMENT when the
-// spans differ in length.
+// spans differ in length or the options are invalid.
 template <typename C>
 absl::StatusOr<curve::XyzzPoint<C>> Msm(std::span<const curve::AffinePoint<C>> points,
                                         std::span<const Scalar> scalars, ThreadPool& pool,
                                         MsmOptions options = {});
 
-// The kernel: sizes must match (checked by the callers above).
+// The kernel: sizes must match and the options be valid (checked by the callers above).
 template <typename C>
 curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
                                  std::span<const Scalar> scalars, ThreadPool& pool,
@@ -156,10 +160,12 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
     // sum_b (b+1) * bucket[b] as a running sum from the top bucket down.
     Xyzz running;
     Xyzz total;
-    // The top window holds only the few highest scalar bits: with so few distinct digits a batch
-    // would mostly collide, so it accumulates in XYZZ.
+    // In kAuto, the top window, which holds only the few highest scalar bits, accumulates in
+    // XYZZ: with so few distinct digits a batch would mostly collide.
     const size_t window_bits = std::min(c, scalar_bits + 1 - std::min(scalar_bits + 1, w * c));
-    if (batch_affine && window_bits >= kMinBatchAffineWindowBits) {
+    const bool affine_here = options.accumulation == BucketAccumulation::kBatchAffine ||
+                             (batch_affine && window_bits >= kMinBatchAffineWindowBits);
+    if (affine_here) {
       internal::BatchAffineBuckets<C> bucket(buckets, batch);
       for (size_t i = begin; i < end; ++i) {
         const int32_t digit = d[i];
@@ -209,10 +215,7 @@ absl::StatusOr<curve::XyzzPoint<C>> Msm(std::span<const curve::AffinePoint<C>> p
     return absl::InvalidArgumentError(absl::StrCat(C::kName, " MSM: ", points.size(),
                                                    " points but ", scalars.size(), " scalars"));
   }
-  if (options.window_bits > 20) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("MSM window of ", options.window_bits, " bits: at most 20 supported"));
-  }
+  if (absl::Status s = ValidateMsmOptions(options); !s.ok()) return s;
   return PippengerMsm<C>(points, scalars, pool, options);
 }
 

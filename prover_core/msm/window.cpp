@@ -5,6 +5,17 @@
 
 namespace provd::msm {
 
+absl::Status ValidateMsmOptions(const MsmOptions& options) {
+  if (options.window_bits > 20) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("MSM window of ", options.window_bits, " bits: at most 20 supported"));
+  }
+  if (options.max_points_per_pass == 0) {
+    return absl::InvalidArgumentError("MSM max_points_per_pass must be positive");
+  }
+  return absl::OkStatus();
+}
+
 size_t ChooseWindowBits(size_t n, size_t threads, size_t scalar_bits) {
   // c = 16 keeps a task's buckets within a few MB (2^15 XYZZ points) even for G2.
   constexpr size_t kMaxBits = 16;

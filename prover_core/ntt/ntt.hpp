@@ -12,7 +12,7 @@
 //
 // Chunking by stage: RunStages applies any sub-range of the stages, so a round can stop after
 // any stage and resume on another device; applying [0, a), [a, b), ... [z, log n) in turn and
-// then FinishForward / FinishInverse gives exactly Forward / Inverse. Columns (independent
+// then Finish gives exactly Forward / Inverse. Columns (independent
 // transforms) are the other chunk unit; callers run them one by one.
 #pragma once
 
@@ -48,10 +48,15 @@ absl::StatusOr<size_t> DomainLog(size_t n) {
 }
 
 // Applies DIF stages [first, end) (stage s has butterflies of half-size n >> (s + 1)).
+// INVALID_ARGUMENT unless data has 2^tw.log_n elements and first <= end <= log n.
 template <typename F>
-void RunStages(std::span<F> data, const Twiddles<F>& tw, Direction direction, size_t first,
-               size_t end, ThreadPool& pool) {
+absl::Status RunStages(std::span<F> data, const Twiddles<F>& tw, Direction direction, size_t first,
+                       size_t end, ThreadPool& pool) {
   const size_t n = data.size();
+  if (tw.log_n >= 64 || n != (size_t{1} << tw.log_n) || first > end || end > tw.log_n) {
+    return absl::InvalidArgumentError(absl::StrCat("NTT stages [", first, ", ", end, ") of ", n,
+                                                   " elements with twiddles for 2^", tw.log_n));
+  }
   const std::vector<F>& table = direction == Direction::kForward ? tw.forward : tw.inverse;
   auto butterflies = [&](F* x, size_t h, size_t begin, size_t finish) {
     const F* w = &table[h];
@@ -73,13 +78,14 @@ void RunStages(std::span<F> data, const Twiddles<F>& tw, Direction direction, si
       butterflies(data.data(), h, begin, finish);
     });
   }
-  if (s >= end) return;
+  if (s >= end) return absl::OkStatus();
   // Local stages: every remaining butterfly lies inside an aligned block; parallel over blocks.
   const size_t block = std::min(n, kLocalBlock);
   pool.ParallelFor(n / block, [&](size_t blk) {
     F* x = data.data() + blk * block;
     for (size_t t = s; t < end; ++t) butterflies(x, n >> (t + 1), 0, block / 2);
   });
+  return absl::OkStatus();
 }
 
 template <typename F>
@@ -117,7 +123,7 @@ absl::Status Transform(std::span<F> data, Direction direction, ThreadPool& pool)
   if (!log_n.ok()) return log_n.status();
   absl::StatusOr<std::shared_ptr<const Twiddles<F>>> tw = GetTwiddles<F>(*log_n, pool);
   if (!tw.ok()) return tw.status();
-  RunStages(data, **tw, direction, 0, *log_n, pool);
+  if (absl::Status s = RunStages(data, **tw, direction, 0, *log_n, pool); !s.ok()) return s;
   Finish(data, **tw, direction, pool);
   return absl::OkStatus();
 }

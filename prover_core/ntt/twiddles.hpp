@@ -9,6 +9,7 @@
 // a pool worker may ask for twiddles without deadlocking the pool.
 #pragma once
 
+#include <exception>
 #include <future>
 #include <map>
 #include <memory>
@@ -102,8 +103,25 @@ absl::StatusOr<std::shared_ptr<const Twiddles<F>>> GetTwiddles(size_t log_n, Thr
       entry = it->second;
     }
   }
-  if (compute) promise.set_value(internal::ComputeTwiddles<F>(log_n, pool));
-  return entry.get();
+  if (compute) {
+    try {
+      promise.set_value(internal::ComputeTwiddles<F>(log_n, pool));
+    } catch (const std::exception&) {
+      // Out of memory for the tables: forget the entry (a later call may succeed) and let the
+      // waiters see the failure instead of a broken promise.
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        cache.erase(log_n);
+      }
+      promise.set_exception(std::current_exception());
+    }
+  }
+  try {
+    return entry.get();
+  } catch (const std::exception& e) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("twiddles for 2^", log_n, " over ", F::kName, ": ", e.what()));
+  }
 }
 
 }  // namespace provd::ntt

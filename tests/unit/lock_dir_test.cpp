@@ -66,6 +66,19 @@ TEST(LockDirTest, RefusesAnotherProtocolVersion) {
                        HasSubstr("another provd version uses this lock dir")));
 }
 
+TEST(LockDirTest, APlantedFifoOrSymlinkAsProtocolFileFailsInsteadOfHanging) {
+  TempDir temp;
+  std::filesystem::create_directory(temp / "fifo");
+  ASSERT_EQ(::mkfifo((temp / "fifo/PROTOCOL").c_str(), 0660), 0);
+  EXPECT_THAT(LockDir::Open(temp / "fifo"),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("not a regular file")));
+  std::filesystem::create_directory(temp / "link");
+  WriteFile(temp / "elsewhere", "provd lock protocol 1\n");
+  std::filesystem::create_symlink(temp / "elsewhere", temp / "link/PROTOCOL");
+  EXPECT_THAT(LockDir::Open(temp / "link"),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("PROTOCOL")));
+}
+
 TEST(LockDirTest, RefusesAPathThatIsAFile) {
   TempDir temp;
   WriteFile(temp / "file", "x");

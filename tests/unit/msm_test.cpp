@@ -176,6 +176,17 @@ TYPED_TEST(MsmTest, MismatchedSizesAreAnError) {
   ChunkedMsm<C> chunked(4, 2);
   EXPECT_THAT(chunked.RunNextOnCpu(in.points, in.scalars, pool),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("chunked MSM")));
+  in.scalars.push_back(Scalar());
+  MsmOptions wide;
+  wide.window_bits = 32;
+  EXPECT_THAT(Msm<C>(in.points, in.scalars, pool, wide),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("at most 20")));
+  EXPECT_THAT(chunked.RunNextOnCpu(in.points, in.scalars, pool, wide),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("at most 20")));
+  MsmOptions no_pass;
+  no_pass.max_points_per_pass = 0;
+  EXPECT_THAT(Msm<C>(in.points, in.scalars, pool, no_pass),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("positive")));
 }
 
 TEST(MsmWindowTest, WindowGrowsWithTheInput) {

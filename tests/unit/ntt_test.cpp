@@ -104,11 +104,20 @@ TYPED_TEST(NttTest, StagesCanBeSplitAnywhere) {
                                         {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}}) {
     std::vector<F> data = input;
     for (size_t i = 0; i + 1 < cuts.size(); ++i) {
-      RunStages<F>(data, **tw, Direction::kForward, cuts[i], cuts[i + 1], pool);
+      ASSERT_THAT(RunStages<F>(data, **tw, Direction::kForward, cuts[i], cuts[i + 1], pool),
+                  IsOk());
     }
     Finish<F>(data, **tw, Direction::kForward, pool);
     EXPECT_EQ(data, whole);
   }
+  std::vector<F> data = input;
+  EXPECT_THAT(RunStages<F>(data, **tw, Direction::kForward, 3, 15, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("stages [3, 15)")));
+  EXPECT_THAT(RunStages<F>(data, **tw, Direction::kForward, 5, 4, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("stages")));
+  std::vector<F> wrong_size(1024);
+  EXPECT_THAT(RunStages<F>(wrong_size, **tw, Direction::kForward, 0, 1, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1024 elements")));
 }
 
 TYPED_TEST(NttTest, CosetForwardEvaluatesOnTheCoset) {

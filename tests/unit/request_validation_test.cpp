@@ -107,6 +107,10 @@ TEST(RequestValidationTest, DeadlineMustBePositiveAndBounded) {
   request.mutable_deadline()->set_seconds(-5);
   EXPECT_THAT(Validate(request),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("positive")));
+  request.mutable_deadline()->set_seconds(10);
+  request.mutable_deadline()->set_nanos(1'000'000'000);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("nanos")));
+  request.mutable_deadline()->set_nanos(0);
   request.mutable_deadline()->set_seconds(31LL * 24 * 3600);
   EXPECT_THAT(Validate(request),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("30 days")));
