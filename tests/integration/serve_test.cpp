@@ -1,9 +1,12 @@
 // `provd serve` as operators and clients see it: health, validation errors over the wire,
 // metrics, clean shutdown on SIGTERM/SIGINT, and clear failures on bad configuration.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
 #include <signal.h>
 
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/integration/daemon_process.hpp"
@@ -128,6 +131,36 @@ void ExpectCleanStopOn(int signal_number) {
 TEST(ServeTest, SigtermStopsWithExitZeroAndFreesThePorts) { ExpectCleanStopOn(SIGTERM); }
 
 TEST(ServeTest, SigintStopsWithExitZeroAndFreesThePorts) { ExpectCleanStopOn(SIGINT); }
+
+TEST(ServeTest, ASecondStopSignalExitsWithoutWaitingForTheGracePeriod) {
+  auto daemon = StartDaemon();  // --shutdown-grace 5
+  ASSERT_NE(daemon, nullptr);
+  // A health Watch stream stays open until the server stops, so the first SIGTERM has a running
+  // request to wait for (up to the 5 s grace); the second one must not wait.
+  auto channel = grpc::CreateChannel(daemon->grpc_address(), grpc::InsecureChannelCredentials());
+  auto stub = grpc::health::v1::Health::NewStub(channel);
+  grpc::ClientContext context;
+  grpc::health::v1::HealthCheckRequest request;
+  auto reader = stub->Watch(&context, request);
+  grpc::health::v1::HealthCheckResponse response;
+  ASSERT_TRUE(reader->Read(&response));
+  EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+  daemon->process().Signal(SIGTERM);
+  auto still_running = daemon->process().Wait(absl::Seconds(1));
+  if (still_running.ok()) {
+    GTEST_SKIP() << "the first SIGTERM did not wait for the Watch stream (exit "
+                 << still_running->code << "); nothing to cut short";
+  }
+  daemon->process().Signal(SIGTERM);
+  const absl::Time second_signal = absl::Now();
+  auto exit = daemon->process().Wait(absl::Seconds(10));
+  ASSERT_THAT(exit, IsOk());
+  EXPECT_LT(absl::Now() - second_signal, absl::Seconds(2));  // well before the grace ends
+  EXPECT_TRUE(exit->exited);
+  EXPECT_EQ(exit->code, 1);
+  EXPECT_THAT(exit->stderr_text, HasSubstr("second stop signal"));
+  context.TryCancel();
+}
 
 TEST(ServeTest, ASecondDaemonOnTheSamePortFailsInsteadOfSharingIt) {
   auto first = StartDaemon();
