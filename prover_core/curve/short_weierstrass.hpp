@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -114,12 +115,7 @@ class XyzzPoint {
       }
       return;
     }
-    Field pp = p.Square();
-    Field ppp = p * pp;
-    Field qq = x_ * pp;
-    Field x3 = r.Square() - ppp - qq.Double();
-    y_ = r * (qq - x3) - y_ * ppp;
-    x_ = x3;
+    auto [pp, ppp] = FinishAddition(x_, y_, p, r);
     zz_ *= pp;
     zzz_ *= ppp;
   }
@@ -148,12 +144,7 @@ class XyzzPoint {
       }
       return;
     }
-    Field pp = p.Square();
-    Field ppp = p * pp;
-    Field qq = u1 * pp;
-    Field x3 = r.Square() - ppp - qq.Double();
-    y_ = r * (qq - x3) - s1 * ppp;
-    x_ = x3;
+    auto [pp, ppp] = FinishAddition(u1, s1, p, r);
     zz_ = zz_ * q.zz_ * pp;
     zzz_ = zzz_ * q.zzz_ * ppp;
   }
@@ -170,6 +161,18 @@ class XyzzPoint {
   }
 
  private:
+  // The common end of add-2008-s and madd-2008-s (madd is add with Z2 = 1, so U1 = X1 and
+  // S1 = Y1): from U1, S1 and the nonzero differences P = U2 - U1, R = S2 - S1, sets X3 and Y3
+  // and returns PP = P^2 and PPP = P^3 for the ZZ / ZZZ updates the two formulas do differently.
+  std::pair<Field, Field> FinishAddition(Field u1, Field s1, const Field& p, const Field& r) {
+    Field pp = p.Square();
+    Field ppp = p * pp;
+    Field qq = u1 * pp;
+    x_ = r.Square() - ppp - qq.Double();
+    y_ = r * (qq - x_) - s1 * ppp;
+    return {pp, ppp};
+  }
+
   Field x_{};
   Field y_{};
   Field zz_{};
