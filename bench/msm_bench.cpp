@@ -49,6 +49,21 @@ BENCHMARK(BM_Msm<curve::Bls12381G1>)
     ->ArgsProduct({{16, 18}, {1, 2}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+// A window sweep, to check the cost model against the machine: arg 0 log2 size, arg 1 bits.
+template <typename C>
+void BM_MsmWindow(benchmark::State& state) {
+  const auto& [points, scalars] = Inputs<C>(static_cast<size_t>(state.range(0)));
+  msm::MsmOptions options;
+  options.window_bits = static_cast<size_t>(state.range(1));
+  for (auto _ : state) {
+    auto result = msm::PippengerMsm<C>(points, scalars, DefaultThreadPool(), options);
+    benchmark::DoNotOptimize(result);
+  }
+}
+BENCHMARK(BM_MsmWindow<curve::Bn254G1>)
+    ->ArgsProduct({{18, 20}, {12, 13, 14, 15, 16, 17, 18}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_Msm<curve::Bn254G2>)->Args({16, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Msm<curve::Bls12381G2>)->Args({16, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 
