@@ -1,20 +1,22 @@
 // provd: the prover daemon. `provd serve` runs the gRPC job service until SIGTERM/SIGINT;
-// `provd version` prints the build and the GPUs this process can use.
+// `provd prove` makes one Groth16 proof without the service; `provd version` prints the build and
+// the GPUs this process can use.
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "daemon/atomic_file.hpp"
 #include "daemon/config.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/gpu_detect.hpp"
 #include "daemon/logging.hpp"
+#include "daemon/prove_command.hpp"
 #include "nlohmann/json.hpp"
 #include "provd/version.hpp"
 #include "spdlog/spdlog.h"
@@ -26,26 +28,13 @@ constexpr int kExitOk = 0;
 constexpr int kExitRuntimeError = 1;
 constexpr int kExitUsage = 2;
 
-// Written to a temp file and renamed, so a reader never sees half of it.
 absl::Status WriteReadyFile(const std::filesystem::path& path, const Daemon& daemon) {
   nlohmann::json ready = {
       {"grpc", daemon.grpc_address()}, {"metrics", daemon.metrics_address()}, {"pid", ::getpid()}};
-  const std::filesystem::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    out << ready.dump() << "\n";
-    if (!out.flush()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("--ready-file ", path.string(), ": cannot write"));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("--ready-file ", path.string(), ": ", ec.message()));
-  }
-  return absl::OkStatus();
+  absl::Status status = WriteFileAtomically(path, ready.dump() + "\n");
+  if (!status.ok())
+    return absl::FailedPreconditionError(absl::StrCat("--ready-file ", status.message()));
+  return status;
 }
 
 int Serve(ServeConfig config) {
@@ -114,6 +103,9 @@ int Main(int argc, char** argv) {
   ServeConfig serve_config;
   CLI::App* serve = app.add_subcommand("serve", "Run the gRPC proving service");
   AddServeFlags(*serve, serve_config);
+  ProveCommand prove_command;
+  CLI::App* prove = app.add_subcommand("prove", "Make one Groth16 proof from a zkey and a witness");
+  AddProveFlags(*prove, prove_command);
   CLI::App* version = app.add_subcommand("version", "Print the build and the usable GPUs");
 
   try {
@@ -123,6 +115,7 @@ int Main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (serve->parsed()) return Serve(serve_config);
+  if (prove->parsed()) return RunProve(prove_command);
   if (version->parsed()) return PrintVersion();
   return kExitUsage;
 }

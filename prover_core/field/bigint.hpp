@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace provd::field {
 
@@ -139,5 +140,27 @@ struct BigInt {
     return std::strong_ordering::equal;
   }
 };
+
+// The decimal digits of `v` (snarkjs's JSON writes field elements and coordinates this way).
+template <size_t N>
+std::string ToDecimal(BigInt<N> v) {
+  constexpr uint64_t kChunk = 10000000000000000000ull;  // 10^19, the largest power in a limb
+  std::string digits;
+  while (!v.IsZero()) {
+    uint64_t remainder = 0;
+    for (size_t i = N; i-- > 0;) {
+      const u128 cur = (static_cast<u128>(remainder) << 64) | v.limbs[i];
+      v.limbs[i] = static_cast<uint64_t>(cur / kChunk);
+      remainder = static_cast<uint64_t>(cur % kChunk);
+    }
+    for (int k = 0; k < 19; ++k) {
+      digits.push_back(static_cast<char>('0' + remainder % 10));
+      remainder /= 10;
+    }
+  }
+  while (!digits.empty() && digits.back() == '0') digits.pop_back();
+  if (digits.empty()) return std::string(1, '0');
+  return std::string(digits.rbegin(), digits.rend());
+}
 
 }  // namespace provd::field

@@ -1,0 +1,149 @@
+#include "daemon/prove_command.hpp"
+
+#include <iostream>
+#include <optional>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "daemon/atomic_file.hpp"
+#include "prover_core/groth16/groth16.hpp"
+#include "prover_core/thread_pool.hpp"
+
+namespace provd::daemon {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr size_t kMaxSeedBytes = 1024;
+
+// Per-round timings on stderr for --verbose; fallbacks always (they must never be silent).
+class StderrObserver final : public plan::ProofObserver {
+ public:
+  explicit StderrObserver(bool verbose) : verbose_(verbose) {}
+  void RoundFinished(plan::Round round, size_t chunks, absl::Duration wall) override {
+    if (verbose_) {
+      std::cerr << absl::StrFormat("provd prove: %-12s %4d chunk(s) %10.3f s\n",
+                                   plan::RoundName(round), chunks, absl::ToDoubleSeconds(wall));
+    }
+  }
+  void ChunkFellBack(const plan::ChunkRef& chunk, std::string_view backend,
+                     const absl::Status& error) override {
+    std::cerr << "provd prove: " << plan::RoundName(chunk.round) << " chunk " << chunk.index
+              << " failed on " << backend << " (" << error.ToString()
+              << "); rerunning it on the CPU\n";
+  }
+
+ private:
+  bool verbose_;
+};
+
+absl::StatusOr<std::optional<std::vector<uint8_t>>> ParseSeed(const std::string& hex) {
+  if (hex.empty()) return std::nullopt;
+  std::string digits = hex;
+  if (digits.starts_with("0x") || digits.starts_with("0X")) digits = digits.substr(2);
+  const bool all_hex = std::all_of(digits.begin(), digits.end(), [](char c) {
+    return std::isxdigit(static_cast<unsigned char>(c));
+  });
+  if (digits.empty() || digits.size() % 2 != 0 || !all_hex) {
+    return absl::InvalidArgumentError("--seed must be an even number of hex digits");
+  }
+  if (digits.size() / 2 > kMaxSeedBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seed is longer than ", kMaxSeedBytes, " bytes"));
+  }
+  const std::string bytes = absl::HexStringToBytes(digits);
+  return std::vector<uint8_t>(bytes.begin(), bytes.end());
+}
+
+}  // namespace
+
+void AddProveFlags(CLI::App& app, ProveCommand& command) {
+  app.add_option("--zkey", command.zkey, "snarkjs Groth16 proving key (.zkey)")->required();
+  app.add_option("--witness", command.witness, "witness (.wtns)")->required();
+  app.add_option("--proof-out", command.proof_out, "where to write proof.json")->required();
+  app.add_option("--public-out", command.public_out, "where to write public.json")->required();
+  app.add_option("--proof-binary-out", command.proof_binary_out,
+                 "also write the compact binary proof here");
+  app.add_option("--seed", command.seed_hex,
+                 "hex seed: derive the proof's randomness from it (same inputs and seed, same "
+                 "proof bytes); default: OS entropy");
+  app.add_option("--backend", command.backend, "where the kernels run")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  app.add_option("--threads", command.threads, "CPU threads (0: all cores)");
+  app.add_option("--msm-chunk-points", command.msm_chunk_points,
+                 "points per MSM chunk (0: one chunk per round)");
+  app.add_option("--ntt-chunk-stages", command.ntt_chunk_stages,
+                 "NTT stages per chunk (0: whole transforms)");
+  app.add_flag("--verbose", command.verbose, "print per-round timings to stderr");
+}
+
+int RunProve(const ProveCommand& command) {
+  absl::StatusOr<std::optional<std::vector<uint8_t>>> seed = ParseSeed(command.seed_hex);
+  if (!seed.ok()) {
+    std::cerr << "provd prove: " << seed.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (command.backend == "gpu") {
+    // Refuse rather than quietly prove on the CPU: the CUDA backend has not landed yet.
+    std::cerr << "provd prove: --backend gpu: this build has no GPU prover backend yet; use "
+                 "--backend cpu or auto\n";
+    return kExitFailed;
+  }
+  ConfigureDefaultThreadPool(command.threads);
+  ThreadPool& pool = DefaultThreadPool();
+
+  const absl::Time start = absl::Now();
+  absl::StatusOr<groth16::AnyProvingKey> key = groth16::LoadProvingKey(command.zkey);
+  if (!key.ok()) {
+    std::cerr << "provd prove: " << key.status().ToString() << "\n";
+    return kExitFailed;
+  }
+  absl::StatusOr<groth16::Witness> witness = groth16::ReadWitnessFile(command.witness);
+  if (!witness.ok()) {
+    std::cerr << "provd prove: " << witness.status().ToString() << "\n";
+    return kExitFailed;
+  }
+  const absl::Duration load_time = absl::Now() - start;
+
+  groth16::ProveOptions options;
+  options.seed = *seed;
+  options.msm_chunk_points = command.msm_chunk_points;
+  options.ntt_chunk_stages = command.ntt_chunk_stages;
+  StderrObserver observer(command.verbose);
+  absl::StatusOr<groth16::ProofArtifacts> proof =
+      groth16::ProveOnCpu(*key, *witness, options, pool, &observer);
+  if (!proof.ok()) {
+    std::cerr << "provd prove: " << proof.status().ToString() << "\n";
+    return kExitFailed;
+  }
+  for (const auto& [path, contents] : {std::pair{command.proof_out, &proof->proof_json},
+                                       std::pair{command.public_out, &proof->public_json}}) {
+    if (absl::Status s = WriteFileAtomically(path, *contents); !s.ok()) {
+      std::cerr << "provd prove: " << s.message() << "\n";
+      return kExitFailed;
+    }
+  }
+  if (!command.proof_binary_out.empty()) {
+    if (absl::Status s = WriteFileAtomically(command.proof_binary_out, proof->proof_bytes);
+        !s.ok()) {
+      std::cerr << "provd prove: " << s.message() << "\n";
+      return kExitFailed;
+    }
+  }
+  if (command.verbose) {
+    const groth16::ZkeyHeader& h = groth16::KeyFile(*key).header();
+    std::cerr << absl::StrFormat(
+        "provd prove: %s, %d variables, %d public, domain 2^%d, %d threads, cpu backend; "
+        "load %.3f s, total %.3f s\n",
+        groth16::SnarkjsCurveName(h.curve), h.n_vars, h.n_public, h.log_domain, pool.size(),
+        absl::ToDoubleSeconds(load_time), absl::ToDoubleSeconds(absl::Now() - start));
+  }
+  return kExitOk;
+}
+
+}  // namespace provd::daemon

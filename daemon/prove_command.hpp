@@ -1,0 +1,33 @@
+// `provd prove`: one Groth16 proof from a zkey and a witness, without the daemon. Writes
+// snarkjs's proof.json and public.json (and optionally the compact binary proof).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace provd::daemon {
+
+struct ProveCommand {
+  std::string zkey;
+  std::string witness;
+  std::string proof_out;
+  std::string public_out;
+  std::string proof_binary_out;  // empty: not written
+  std::string seed_hex;          // empty: OS entropy
+  std::string backend = "auto";
+  uint32_t threads = 0;  // 0: all cores
+  uint64_t msm_chunk_points = uint64_t{1} << 18;
+  uint32_t ntt_chunk_stages = 0;
+  bool verbose = false;
+};
+
+void AddProveFlags(CLI::App& app, ProveCommand& command);
+
+// The exit status: 0 proved, 1 failed (the reason on stderr), 2 bad usage.
+int RunProve(const ProveCommand& command);
+
+}  // namespace provd::daemon

@@ -1,0 +1,38 @@
+#include "prover_core/io/digest.hpp"
+
+#include <openssl/evp.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace provd::io {
+namespace {
+
+// OpenSSL digests fail only on allocation failure or a broken library; neither is recoverable
+// here, and returning a wrong digest silently would be worse than stopping.
+template <size_t N>
+std::array<uint8_t, N> Digest(const EVP_MD* md,
+                              std::initializer_list<std::span<const uint8_t>> parts) {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  std::array<uint8_t, N> out{};
+  unsigned int length = 0;
+  bool ok = ctx != nullptr && EVP_DigestInit_ex(ctx.get(), md, nullptr) == 1;
+  for (std::span<const uint8_t> part : parts) {
+    ok = ok && EVP_DigestUpdate(ctx.get(), part.data(), part.size()) == 1;
+  }
+  ok = ok && EVP_DigestFinal_ex(ctx.get(), out.data(), &length) == 1 && length == N;
+  if (!ok) std::abort();
+  return out;
+}
+
+}  // namespace
+
+Sha256Digest Sha256(std::initializer_list<std::span<const uint8_t>> parts) {
+  return Digest<32>(EVP_sha256(), parts);
+}
+
+Sha512Digest Sha512(std::initializer_list<std::span<const uint8_t>> parts) {
+  return Digest<64>(EVP_sha512(), parts);
+}
+
+}  // namespace provd::io

@@ -1,0 +1,60 @@
+// A proof is a plan of rounds, and a round runs in chunks: the unit at which work may move
+// between devices. This file names the rounds and declares the two hooks a caller plugs into a
+// proof: where each chunk runs (ChunkPlacement, implemented by the arbiter's lease) and what
+// happened (ProofObserver: round timings, fallbacks, for logs, metrics and job events).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+
+namespace provd::plan {
+
+enum class Round {
+  kWitnessMap,  // A·w and B·w from the coefficient section, C·w = (A·w)∘(B·w)
+  kLdeA,        // iNTT, shift to the odd coset, NTT
+  kLdeB,
+  kLdeC,
+  kHCombine,  // A·B − C on the coset
+  kMsmA,
+  kMsmB1,
+  kMsmB2,  // the G2 multiexp
+  kMsmC,
+  kMsmH,
+};
+inline constexpr size_t kRoundCount = 10;
+
+constexpr const char* RoundName(Round round) {
+  constexpr const char* kNames[kRoundCount] = {"witness_map", "lde_a", "lde_b",  "lde_c",
+                                               "h_combine",   "msm_a", "msm_b1", "msm_b2",
+                                               "msm_c",       "msm_h"};
+  return kNames[static_cast<size_t>(round)];
+}
+
+struct ChunkRef {
+  Round round;
+  size_t index;  // 0-based
+  size_t count;  // chunks in this round
+};
+
+// Chooses the backend for each chunk, as an index into the backends the prover was given
+// (index 0 is the CPU). Asked before every chunk, so an implementation can yield a GPU between
+// two chunks and take it back later.
+class ChunkPlacement {
+ public:
+  virtual ~ChunkPlacement() = default;
+  virtual size_t Place(const ChunkRef& chunk) = 0;
+};
+
+class ProofObserver {
+ public:
+  virtual ~ProofObserver() = default;
+  virtual void RoundFinished(Round /*round*/, size_t /*chunks*/, absl::Duration /*wall*/) {}
+  // A chunk failed on `backend` and is being rerun on the CPU.
+  virtual void ChunkFellBack(const ChunkRef& /*chunk*/, std::string_view /*backend*/,
+                             const absl::Status& /*error*/) {}
+};
+
+}  // namespace provd::plan
