@@ -25,7 +25,8 @@ grpc::Status ProverService::SubmitJob(grpc::ServerContext* context,
     return ToGrpcStatus(s);
   }
   return ToGrpcStatus(absl::UnimplementedError(
-      "this build of provd validates jobs but cannot run them yet: no prover is built in"));
+      "this build of provd validates jobs but cannot run them yet: the job service is not "
+      "built in (prove one job with `provd prove`)"));
 }
 
 grpc::Status ProverService::GetJob(grpc::ServerContext* /*context*/,
