@@ -15,6 +15,7 @@
 #include "prover_core/cpu_backend.hpp"
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/proof_format.hpp"
+#include "tests/support/circuits.hpp"
 #include "tests/support/status_matchers.hpp"
 #include "tests/support/subprocess.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -27,17 +28,7 @@ using ::provd::testing::StatusIs;
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-fs::path CircuitsDir() {
-  const char* dir = std::getenv("PROVD_CIRCUITS_DIR");
-  if (dir == nullptr) {
-    throw std::runtime_error(
-        "PROVD_CIRCUITS_DIR is not set: run through ctest, whose fixture `circuits` makes "
-        "them with tests/circuits/generate.sh");
-  }
-  return dir;
-}
-
-fs::path Case(const std::string& name) { return CircuitsDir() / name; }
+fs::path Case(const std::string& name) { return testing::CircuitCase(name); }
 
 ThreadPool& Pool() {
   static ThreadPool pool(2);

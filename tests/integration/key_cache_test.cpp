@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/circuits.hpp"
 #include "tests/support/status_matchers.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -20,11 +21,7 @@ using ::provd::testing::StatusIs;
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-fs::path Zkey(const std::string& name) {
-  const char* dir = std::getenv("PROVD_CIRCUITS_DIR");
-  if (dir == nullptr) throw std::runtime_error("PROVD_CIRCUITS_DIR is not set: run through ctest");
-  return fs::path(dir) / name / "circuit.zkey";
-}
+fs::path Zkey(const std::string& name) { return testing::CircuitCase(name) / "circuit.zkey"; }
 
 const void* Identity(const AnyProvingKey& key) { return &KeyFile(key); }
 
