@@ -20,8 +20,9 @@ absl::StatusOr<ConstraintMatrices> ConstraintMatrices::Index(const ZkeyFile& zke
   index.entries_ = section.subspan(4);
   index.domain_size_ = h.domain_size;
   auto error = [&](uint32_t entry, auto&&... parts) {
-    return absl::InvalidArgumentError(zkey.container().SectionError(
-        kZkeyCoefficients, "coefficients", absl::StrCat("entry ", entry, ": ", parts...)));
+    return absl::InvalidArgumentError(
+        zkey.container().SectionError(kZkeyCoefficients, ZkeySectionName(kZkeyCoefficients),
+                                      absl::StrCat("entry ", entry, ": ", parts...)));
   };
 
   // Counting sort by (matrix, constraint): validate and count, then place.

@@ -86,28 +86,9 @@ class ProvingKey {
       auto point = curve::DecodeAffine<C>(section.subspan(bad * point_bytes, point_bytes),
                                           curve::CoordinateEncoding::kMontgomery, false);
       return absl::InvalidArgumentError(file_->container().SectionError(
-          id, SectionName(id), absl::StrCat("point ", bad, ": ", point.status().message())));
+          id, ZkeySectionName(id), absl::StrCat("point ", bad, ": ", point.status().message())));
     }
     return absl::OkStatus();
-  }
-
-  static const char* SectionName(ZkeySection id) {
-    switch (id) {
-      case kZkeyIc:
-        return "IC points";
-      case kZkeyA:
-        return "A points";
-      case kZkeyB1:
-        return "B1 points";
-      case kZkeyB2:
-        return "B2 points";
-      case kZkeyC:
-        return "C points";
-      case kZkeyH:
-        return "H points";
-      default:
-        return "points";
-    }
   }
 
  private:
@@ -123,8 +104,9 @@ class ProvingKey {
                                           /*check_subgroup=*/true);
       offset += size;
       if (!point.ok()) {
-        return absl::InvalidArgumentError(file_->container().SectionError(
-            kZkeyHeader, "header", absl::StrCat(name, ": ", point.status().message())));
+        return absl::InvalidArgumentError(
+            file_->container().SectionError(kZkeyHeader, ZkeySectionName(kZkeyHeader),
+                                            absl::StrCat(name, ": ", point.status().message())));
       }
       out = *point;
       return absl::OkStatus();

@@ -19,6 +19,30 @@ bool BytesEqual(std::span<const uint8_t> bytes, size_t offset, const field::BigI
 
 }  // namespace
 
+const char* ZkeySectionName(ZkeySection id) {
+  switch (id) {
+    case kZkeyProtocol:
+      return "protocol";
+    case kZkeyHeader:
+      return "header";
+    case kZkeyIc:
+      return "IC points";
+    case kZkeyCoefficients:
+      return "coefficients";
+    case kZkeyA:
+      return "A points";
+    case kZkeyB1:
+      return "B1 points";
+    case kZkeyB2:
+      return "B2 points";
+    case kZkeyC:
+      return "C points";
+    case kZkeyH:
+      return "H points";
+  }
+  return "unknown";
+}
+
 absl::StatusOr<std::shared_ptr<const ZkeyFile>> ZkeyFile::Open(const std::string& path) {
   absl::StatusOr<io::MappedFile> mapped = io::MappedFile::Open(path);
   if (!mapped.ok()) return mapped.status();
@@ -40,15 +64,15 @@ std::span<const uint8_t> ZkeyFile::section(ZkeySection id) const {
 
 absl::Status ZkeyFile::ParseHeader() {
   absl::StatusOr<std::span<const uint8_t>> protocol =
-      container_.SectionOfSize(kZkeyProtocol, "protocol", 4);
+      container_.SectionOfSize(kZkeyProtocol, ZkeySectionName(kZkeyProtocol), 4);
   if (!protocol.ok()) return protocol.status();
   if (const uint32_t id = ReadU32(*protocol, 0); id != kGroth16ProtocolId) {
     return absl::InvalidArgumentError(container_.SectionError(
-        kZkeyProtocol, "protocol",
+        kZkeyProtocol, ZkeySectionName(kZkeyProtocol),
         absl::StrCat("protocol id ", id, " is not Groth16 (1); provd proves Groth16 keys only")));
   }
 
-  const char* what = "header";
+  const char* what = ZkeySectionName(kZkeyHeader);
   absl::StatusOr<std::span<const uint8_t>> body = container_.Section(kZkeyHeader, what);
   if (!body.ok()) return body.status();
   auto error = [&](auto&&... parts) {
@@ -111,25 +135,21 @@ absl::Status ZkeyFile::CheckSectionSizes() {
   const ZkeyHeader& h = header_;
   const uint64_t g1 = 2 * uint64_t{h.n8q};
   const uint64_t g2 = 4 * uint64_t{h.n8q};
-  struct Expected {
-    ZkeySection id;
-    const char* what;
-    uint64_t size;
+  const std::pair<ZkeySection, uint64_t> expected[] = {
+      {kZkeyIc, (uint64_t{h.n_public} + 1) * g1},
+      {kZkeyA, h.n_vars * g1},
+      {kZkeyB1, h.n_vars * g1},
+      {kZkeyB2, h.n_vars * g2},
+      {kZkeyC, (uint64_t{h.n_vars} - h.n_public - 1) * g1},
+      {kZkeyH, h.domain_size * g1},
   };
-  const Expected expected[] = {
-      {kZkeyIc, "IC points", (uint64_t{h.n_public} + 1) * g1},
-      {kZkeyA, "A points", h.n_vars * g1},
-      {kZkeyB1, "B1 points", h.n_vars * g1},
-      {kZkeyB2, "B2 points", h.n_vars * g2},
-      {kZkeyC, "C points", (uint64_t{h.n_vars} - h.n_public - 1) * g1},
-      {kZkeyH, "H points", h.domain_size * g1},
-  };
-  for (const Expected& e : expected) {
-    if (absl::Status s = container_.SectionOfSize(e.id, e.what, e.size).status(); !s.ok()) {
+  for (const auto& [id, size] : expected) {
+    if (absl::Status s = container_.SectionOfSize(id, ZkeySectionName(id), size).status();
+        !s.ok()) {
       return s;
     }
   }
-  const char* what = "coefficients";
+  const char* what = ZkeySectionName(kZkeyCoefficients);
   absl::StatusOr<std::span<const uint8_t>> coefficients =
       container_.Section(kZkeyCoefficients, what);
   if (!coefficients.ok()) return coefficients.status();

@@ -29,6 +29,9 @@ enum ZkeySection : uint32_t {
   kZkeyH = 9,
 };
 
+// What a section holds, for error messages: "A points", "coefficients", ...
+const char* ZkeySectionName(ZkeySection id);
+
 struct ZkeyHeader {
   CurveId curve = CurveId::kBn254;
   uint32_t n8q = 0;  // bytes per base-field coordinate
