@@ -1,0 +1,115 @@
+// The GPU priority protocol (docs/architecture.md, "Arbitration"): which prover may use which
+// device, across threads of one process and across processes sharing a lock directory.
+//
+// For each device N the lock directory holds
+//   gpuN.lock      exclusive lock = owning device N
+//   gpuN.held.P    shared lock held by the owner of N, P its priority: tells a newcomer whom it
+//                  would preempt
+//   gpuN.want.P    shared lock held by every prover of priority P that waits for device N
+// A holder of priority Q yields N as soon as a want flag of some P > Q on N is held. Locks are
+// open-file-description locks (lock_file.hpp), which conflict inside a process as across
+// processes and die with their holder. Knows nothing of proofs.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "arbiter/lock_dir.hpp"
+#include "arbiter/lock_file.hpp"
+
+namespace provd::arbiter {
+
+enum class Priority : int { kLow = 0, kHigh = 1 };
+inline constexpr int kPriorityLevels = 2;
+const char* PriorityName(Priority priority);
+
+struct ArbiterOptions {
+  // How long should_yield() / try_return() may reuse their last answer: bounds the lock probes
+  // to a few per chunk boundary however often they are asked.
+  absl::Duration probe_interval = absl::Milliseconds(2);
+  // How often a waiting high-priority prover retries the device locks.
+  absl::Duration poll_interval = absl::Milliseconds(1);
+};
+
+class DeviceLease;
+
+class Arbiter {
+ public:
+  // Opens (creating if needed) the lock directory for `devices` GPUs. With no GPU, never call
+  // this: no lock file is touched then.
+  static absl::StatusOr<std::unique_ptr<Arbiter>> Open(const std::filesystem::path& lock_dir,
+                                                       size_t devices, ArbiterOptions options = {});
+
+  // A lease for one prover. A free device (one nobody holds and no higher-priority prover
+  // waits for) is taken at once. Otherwise low priority gets a CPU lease at once (it never
+  // waits); high priority raises its flag on the device whose holder has the lowest priority
+  // and waits up to `wait` for any device to come free, then settles for the CPU.
+  absl::StatusOr<DeviceLease> Acquire(Priority priority, absl::Duration wait);
+
+  size_t devices() const { return devices_; }
+  const LockDir& lock_dir() const { return dir_; }
+  const ArbiterOptions& options() const { return options_; }
+
+ private:
+  Arbiter(LockDir dir, size_t devices, ArbiterOptions options)
+      : dir_(std::move(dir)), devices_(devices), options_(options) {}
+
+  LockDir dir_;
+  size_t devices_;
+  ArbiterOptions options_;
+};
+
+// One prover's claim: a GPU or the CPU. Move-only; destruction releases every lock it holds.
+class DeviceLease {
+ public:
+  DeviceLease(DeviceLease&&) noexcept = default;
+  DeviceLease& operator=(DeviceLease&&) noexcept = default;
+  ~DeviceLease() = default;  // the LockFiles close, dropping their locks
+
+  Priority priority() const { return priority_; }
+  // The device owned, or nullopt on the CPU.
+  std::optional<size_t> device() const { return device_; }
+
+  // On a device: true when a higher-priority prover waits for it. Cheap to call before every
+  // chunk: at most one lock probe per probe_interval.
+  bool should_yield();
+  // Gives the device back (after the caller freed its device memory); the lease is then on the
+  // CPU.
+  void Yield();
+  // On the CPU: takes a device that is free and that no higher-priority prover waits for;
+  // true if the lease is now on a device. At most one round of probes per probe_interval.
+  bool TryReturn();
+
+ private:
+  friend class Arbiter;
+  struct DeviceFiles {
+    LockFile gpu;
+    std::vector<LockFile> held;  // one per priority level
+    std::vector<LockFile> want;  // one per priority level
+  };
+
+  DeviceLease(const Arbiter& arbiter, Priority priority, std::vector<DeviceFiles> files)
+      : options_(arbiter.options()), priority_(priority), files_(std::move(files)) {}
+
+  int level() const { return static_cast<int>(priority_); }
+  // Someone holds a want flag above our level on device n.
+  bool HigherWaits(size_t n) const;
+  // The lowest priority level holding device n, or nullopt if nobody holds it.
+  std::optional<int> HolderLevel(size_t n) const;
+  bool TryTake(size_t n);
+
+  ArbiterOptions options_;
+  Priority priority_;
+  std::vector<DeviceFiles> files_;  // per device, this lease's own open descriptions
+  std::optional<size_t> device_;
+  absl::Time next_probe_ = absl::InfinitePast();
+  bool last_answer_ = false;
+};
+
+}  // namespace provd::arbiter

@@ -1,0 +1,219 @@
+// The GPU priority protocol across threads of one process and across real processes: who gets
+// a device, who yields, who waits, what a crash frees, and that no two provers ever own one
+// device at once. Every wait is bounded so that a deadlock fails the test instead of hanging.
+#include "arbiter/arbiter.hpp"
+
+#include <array>
+#include <atomic>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/support/status_matchers.hpp"
+#include "tests/support/subprocess.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace provd::arbiter {
+namespace {
+
+using ::provd::testing::IsOk;
+
+// Polls `condition` every millisecond for at most `timeout`.
+template <typename Condition>
+bool Eventually(Condition condition, absl::Duration timeout = absl::Seconds(5)) {
+  const absl::Time deadline = absl::Now() + timeout;
+  while (absl::Now() < deadline) {
+    if (condition()) return true;
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  return condition();
+}
+
+class ArbiterTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Arbiter> Open(size_t devices) {
+    absl::StatusOr<std::unique_ptr<Arbiter>> arbiter = Arbiter::Open(dir_ / "locks", devices);
+    EXPECT_THAT(arbiter, IsOk());
+    return arbiter.ok() ? *std::move(arbiter) : nullptr;
+  }
+  DeviceLease Acquire(Arbiter& arbiter, Priority priority,
+                      absl::Duration wait = absl::ZeroDuration()) {
+    absl::StatusOr<DeviceLease> lease = arbiter.Acquire(priority, wait);
+    if (!lease.ok()) throw std::runtime_error(lease.status().ToString());
+    return *std::move(lease);
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(ArbiterTest, TwoLeasesOfOneProcessNeverShareADevice) {
+  // POSIX record locks would let both threads of one process "own" device 0; OFD locks do not.
+  auto arbiter = Open(1);
+  DeviceLease first = Acquire(*arbiter, Priority::kLow);
+  DeviceLease second = Acquire(*arbiter, Priority::kLow);
+  EXPECT_EQ(first.device(), std::optional<size_t>(0));
+  EXPECT_EQ(second.device(), std::nullopt);
+  EXPECT_FALSE(second.TryReturn());
+  EXPECT_FALSE(first.should_yield());  // an equal priority never preempts
+}
+
+TEST_F(ArbiterTest, HighPreemptsLowWhichReturnsAfterwards) {
+  auto arbiter = Open(1);
+  DeviceLease low = Acquire(*arbiter, Priority::kLow);
+  ASSERT_EQ(low.device(), std::optional<size_t>(0));
+  std::optional<DeviceLease> high;
+  std::thread waiter([&] { high.emplace(Acquire(*arbiter, Priority::kHigh, absl::Seconds(10))); });
+  ASSERT_TRUE(Eventually([&] { return low.should_yield(); }));
+  low.Yield();
+  EXPECT_EQ(low.device(), std::nullopt);
+  waiter.join();
+  EXPECT_EQ(high->device(), std::optional<size_t>(0));
+  EXPECT_FALSE(low.TryReturn());  // the high holds it
+  high.reset();                   // the high proof ends
+  EXPECT_TRUE(Eventually([&] { return low.TryReturn(); }));
+  EXPECT_EQ(low.device(), std::optional<size_t>(0));
+}
+
+TEST_F(ArbiterTest, LowNeverWaitsAndHighSettlesForTheCpuIfNobodyYields) {
+  auto arbiter = Open(1);
+  DeviceLease holder = Acquire(*arbiter, Priority::kHigh);
+  ASSERT_EQ(holder.device(), std::optional<size_t>(0));
+  DeviceLease low = Acquire(*arbiter, Priority::kLow, absl::Seconds(30));
+  EXPECT_EQ(low.device(), std::nullopt);
+  // Another high waits its deadline behind an equal-priority holder, then runs on the CPU.
+  DeviceLease high = Acquire(*arbiter, Priority::kHigh, absl::Milliseconds(50));
+  EXPECT_EQ(high.device(), std::nullopt);
+  EXPECT_FALSE(holder.should_yield());
+}
+
+TEST_F(ArbiterTest, AFreeDeviceIsTakenBeforeAnyoneIsPreempted) {
+  auto arbiter = Open(2);
+  DeviceLease low = Acquire(*arbiter, Priority::kLow);
+  ASSERT_EQ(low.device(), std::optional<size_t>(0));
+  DeviceLease high = Acquire(*arbiter, Priority::kHigh, absl::Seconds(10));
+  EXPECT_EQ(high.device(), std::optional<size_t>(1));
+  absl::SleepFor(absl::Milliseconds(5));
+  EXPECT_FALSE(low.should_yield());
+}
+
+TEST_F(ArbiterTest, TheLowestPriorityHolderIsPreempted) {
+  auto arbiter = Open(2);
+  DeviceLease high_holder = Acquire(*arbiter, Priority::kHigh);
+  DeviceLease low_holder = Acquire(*arbiter, Priority::kLow);
+  ASSERT_EQ(high_holder.device(), std::optional<size_t>(0));
+  ASSERT_EQ(low_holder.device(), std::optional<size_t>(1));
+  std::optional<DeviceLease> high;
+  std::thread waiter([&] { high.emplace(Acquire(*arbiter, Priority::kHigh, absl::Seconds(10))); });
+  ASSERT_TRUE(Eventually([&] { return low_holder.should_yield(); }));
+  low_holder.Yield();
+  waiter.join();
+  EXPECT_EQ(high->device(), std::optional<size_t>(1));
+  EXPECT_FALSE(high_holder.should_yield());
+}
+
+TEST_F(ArbiterTest, NoTwoLeasesEverOwnADeviceUnderStress) {
+  auto arbiter = Open(2);
+  std::array<std::atomic<int>, 2> owner{-1, -1};
+  std::atomic<int> violations{0};
+  std::atomic<int> grants{0};
+  auto claim = [&](std::optional<size_t> device, int id) {
+    if (!device) return;
+    int expected = -1;
+    if (!owner[*device].compare_exchange_strong(expected, id)) ++violations;
+    ++grants;
+  };
+  auto release = [&](std::optional<size_t> device, int id) {
+    if (!device) return;
+    int expected = id;
+    if (!owner[*device].compare_exchange_strong(expected, -1)) ++violations;
+  };
+  std::vector<std::thread> threads;
+  const absl::Time end = absl::Now() + absl::Milliseconds(1500);
+  for (int id = 0; id < 6; ++id) {
+    threads.emplace_back([&, id] {
+      std::mt19937 rng(static_cast<unsigned>(id));
+      while (absl::Now() < end) {
+        const Priority priority = rng() % 3 == 0 ? Priority::kHigh : Priority::kLow;
+        absl::StatusOr<DeviceLease> lease = arbiter->Acquire(priority, absl::Milliseconds(20));
+        if (!lease.ok()) {
+          ++violations;
+          return;
+        }
+        claim(lease->device(), id);
+        for (int step = 0; step < 20; ++step) {
+          if (lease->should_yield()) {
+            release(lease->device(), id);
+            lease->Yield();
+          } else if (!lease->device()) {
+            if (lease->TryReturn()) claim(lease->device(), id);
+          }
+          absl::SleepFor(absl::Microseconds(rng() % 500));
+        }
+        release(lease->device(), id);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(violations.load(), 0);
+  EXPECT_GT(grants.load(), 20);
+}
+
+// Real processes, through the stand-in prover arbiter_lease_tool.
+class ArbiterProcessTest : public ArbiterTest {
+ protected:
+  testing::Subprocess Spawn(const char* priority, int wait_ms, int hold_ms) {
+    absl::StatusOr<testing::Subprocess> process =
+        testing::Subprocess::Start({ARBITER_LEASE_TOOL, (dir_ / "locks").string(), "1", priority,
+                                    std::to_string(wait_ms), std::to_string(hold_ms)},
+                                   dir_.path());
+    if (!process.ok()) throw std::runtime_error(process.status().ToString());
+    return *std::move(process);
+  }
+  static bool Printed(const testing::Subprocess& process, const std::string& line) {
+    return Eventually([&] { return process.Stdout().find(line + "\n") != std::string::npos; });
+  }
+};
+
+TEST_F(ArbiterProcessTest, ALowProverInAnotherProcessYieldsAndReturns) {
+  auto arbiter = Open(1);
+  testing::Subprocess low = Spawn("low", 0, 20000);
+  ASSERT_TRUE(Printed(low, "granted 0")) << low.Stdout() << low.Stderr();
+  {
+    const absl::Time asked = absl::Now();
+    DeviceLease high = Acquire(*arbiter, Priority::kHigh, absl::Seconds(10));
+    EXPECT_EQ(high.device(), std::optional<size_t>(0));
+    EXPECT_LT(absl::Now() - asked, absl::Seconds(5));
+    EXPECT_TRUE(Printed(low, "yielded cpu"));
+  }
+  EXPECT_TRUE(Printed(low, "returned 0")) << low.Stdout();
+}
+
+TEST_F(ArbiterProcessTest, KillingTheHolderFreesTheDevice) {
+  auto arbiter = Open(1);
+  testing::Subprocess holder = Spawn("high", 0, 0);
+  ASSERT_TRUE(Printed(holder, "granted 0")) << holder.Stderr();
+  DeviceLease low = Acquire(*arbiter, Priority::kLow);
+  EXPECT_EQ(low.device(), std::nullopt);
+  holder.Signal(SIGKILL);
+  ASSERT_THAT(holder.Wait(absl::Seconds(10)), IsOk());
+  EXPECT_TRUE(Eventually([&] { return low.TryReturn(); }));
+}
+
+TEST_F(ArbiterProcessTest, KillingAWaitingHighLetsTheLowKeepTheDevice) {
+  auto arbiter = Open(1);
+  DeviceLease low = Acquire(*arbiter, Priority::kLow);
+  ASSERT_EQ(low.device(), std::optional<size_t>(0));
+  testing::Subprocess high = Spawn("high", 60000, 0);
+  ASSERT_TRUE(Eventually([&] { return low.should_yield(); })) << high.Stderr();
+  high.Signal(SIGKILL);
+  ASSERT_THAT(high.Wait(absl::Seconds(10)), IsOk());
+  EXPECT_TRUE(Eventually([&] { return !low.should_yield(); }));
+  // And a low on the CPU may return to a device whose waiting high died.
+  low.Yield();
+  EXPECT_TRUE(low.TryReturn() || Eventually([&] { return low.TryReturn(); }));
+}
+
+}  // namespace
+}  // namespace provd::arbiter
