@@ -40,6 +40,9 @@ class Backend {
   // DIF stages [first, end) of an NTT over `data` (ntt::RunStages semantics).
   virtual absl::Status NttStages(std::span<Fr> data, const ntt::Twiddles<Fr>& twiddles,
                                  ntt::Direction direction, size_t first, size_t end) = 0;
+  // Frees every device buffer and stream the backend holds (before its lease yields the
+  // device); later calls upload again what they need. Nothing to do for the CPU.
+  virtual void ReleaseDeviceMemory() {}
 };
 
 }  // namespace provd

@@ -48,10 +48,22 @@ class ChunkPlacement {
   virtual size_t Place(const ChunkRef& chunk) = 0;
 };
 
+enum class DeviceMove {
+  kYielded,   // a higher-priority prover wanted the device: chunks go to the CPU
+  kReturned,  // the device was free again: chunks go back to it
+};
+constexpr const char* DeviceMoveName(DeviceMove move) {
+  return move == DeviceMove::kYielded ? "yielded" : "returned";
+}
+
 class ProofObserver {
  public:
   virtual ~ProofObserver() = default;
   virtual void RoundFinished(Round /*round*/, size_t /*chunks*/, absl::Duration /*wall*/) {}
+  // Before `chunk`, the proof moved off or back onto `device`; `took` is what the move cost
+  // (freeing device memory and unlocking, or taking the lock).
+  virtual void DeviceMoved(const ChunkRef& /*chunk*/, DeviceMove /*move*/, size_t /*device*/,
+                           absl::Duration /*took*/) {}
   // A chunk failed on `backend` and is being rerun on the CPU.
   virtual void ChunkFellBack(const ChunkRef& /*chunk*/, std::string_view /*backend*/,
                              const absl::Status& /*error*/) {}

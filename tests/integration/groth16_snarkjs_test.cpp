@@ -45,23 +45,9 @@ absl::StatusOr<ProofArtifacts> ProveCase(const std::string& name, ProveOptions o
   return ProveOnCpu(*key, *witness, options, Pool());
 }
 
-// Runs `snarkjs groth16 verify` on the given proof; true when it accepts.
 bool SnarkjsAccepts(const fs::path& vkey, const std::string& public_json,
                     const std::string& proof_json) {
-  testing::TempDir dir;
-  testing::WriteFile(dir / "public.json", public_json);
-  testing::WriteFile(dir / "proof.json", proof_json);
-  absl::StatusOr<testing::ExitInfo> run =
-      testing::RunToCompletion({PROVD_SNARKJS, "groth16", "verify", vkey.string(),
-                                (dir / "public.json").string(), (dir / "proof.json").string()},
-                               dir.path(), absl::Seconds(60));
-  EXPECT_THAT(run, IsOk());
-  if (!run.ok()) return false;
-  const bool accepted = run->exited && run->code == 0;
-  // The exit status and the message must agree, or the oracle is not what we think it is.
-  EXPECT_EQ(accepted, run->stdout_text.find("OK!") != std::string::npos)
-      << run->stdout_text << run->stderr_text;
-  return accepted;
+  return testing::SnarkjsAccepts(PROVD_SNARKJS, vkey, public_json, proof_json);
 }
 
 class SnarkjsVerifies : public ::testing::TestWithParam<const char*> {};

@@ -1,0 +1,116 @@
+// A stand-in GPU for machines without one (`--simulated-gpus N`), so that CI exercises device
+// arbitration, backend switching and re-upload: "device memory" is separate host memory,
+// accounted against a VRAM budget; every kernel call uploads its inputs into it, runs the CPU
+// kernel on that copy and downloads the result;
+// ReleaseDeviceMemory() frees it all, as a yielding prover must. An optional per-call latency
+// stands for transfers and launches, so a simulated proof lasts long enough to be preempted.
+//
+// Results are the CPU's, so schedules that mix it with the CPU backend give identical proofs.
+#pragma once
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "prover_core/cpu_backend.hpp"
+
+namespace provd {
+
+struct SimulatedGpuOptions {
+  uint64_t vram_bytes = uint64_t{16} << 30;
+  absl::Duration latency_per_call = absl::ZeroDuration();
+  // Fault injection for tests: every n-th kernel call fails with UNAVAILABLE (0: never).
+  uint64_t fail_every = 0;
+};
+
+template <typename E>
+class SimulatedGpuBackend final : public Backend<E> {
+ public:
+  using typename Backend<E>::G1;
+  using typename Backend<E>::G2;
+  using typename Backend<E>::Fr;
+
+  SimulatedGpuBackend(size_t device, ThreadPool& pool, SimulatedGpuOptions options = {})
+      : cpu_(pool), options_(options), name_(absl::StrCat("simulated-gpu:", device)) {}
+
+  std::string_view name() const override { return name_; }
+  bool is_cpu() const override { return false; }
+
+  absl::StatusOr<curve::XyzzPoint<G1>> MsmG1(std::span<const curve::AffinePoint<G1>> points,
+                                             std::span<const msm::Scalar> scalars) override {
+    return RunMsm(points, scalars, [&](auto p, auto s) { return cpu_.MsmG1(p, s); });
+  }
+  absl::StatusOr<curve::XyzzPoint<G2>> MsmG2(std::span<const curve::AffinePoint<G2>> points,
+                                             std::span<const msm::Scalar> scalars) override {
+    return RunMsm(points, scalars, [&](auto p, auto s) { return cpu_.MsmG2(p, s); });
+  }
+  absl::Status NttStages(std::span<Fr> data, const ntt::Twiddles<Fr>& twiddles,
+                         ntt::Direction direction, size_t first, size_t end) override {
+    if (absl::Status s = BeginCall(); !s.ok()) return s;
+    absl::StatusOr<std::span<uint8_t>> device = Upload(std::as_bytes(data));
+    if (!device.ok()) return device.status();
+    std::span<Fr> on_device(reinterpret_cast<Fr*>(device->data()), data.size());
+    absl::Status s = cpu_.NttStages(on_device, twiddles, direction, first, end);
+    if (s.ok()) std::memcpy(data.data(), device->data(), device->size());  // download
+    return s;
+  }
+
+  void ReleaseDeviceMemory() override {
+    std::vector<uint8_t>().swap(memory_);
+    ++releases_;
+  }
+
+  uint64_t bytes_resident() const { return memory_.size(); }
+  uint64_t uploads() const { return uploads_; }
+  uint64_t releases() const { return releases_; }
+
+ private:
+  absl::Status BeginCall() {
+    if (options_.latency_per_call > absl::ZeroDuration()) absl::SleepFor(options_.latency_per_call);
+    if (options_.fail_every != 0 && ++calls_ % options_.fail_every == 0) {
+      return absl::UnavailableError(absl::StrCat(name_, ": injected device failure"));
+    }
+    return absl::OkStatus();
+  }
+
+  // Copies `bytes` into device memory (one slab, reused by the next upload).
+  absl::StatusOr<std::span<uint8_t>> Upload(std::span<const std::byte> bytes) {
+    if (bytes.size() > options_.vram_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(name_, ": ", bytes.size(),
+                                                       " bytes do not fit in ", options_.vram_bytes,
+                                                       " bytes of VRAM"));
+    }
+    if (memory_.size() < bytes.size()) memory_.resize(bytes.size());
+    std::memcpy(memory_.data(), bytes.data(), bytes.size());
+    ++uploads_;
+    return std::span<uint8_t>(memory_.data(), bytes.size());
+  }
+
+  template <typename Point, typename Kernel>
+  auto RunMsm(std::span<const Point> points, std::span<const msm::Scalar> scalars, Kernel kernel)
+      -> decltype(kernel(points, scalars)) {
+    if (absl::Status s = BeginCall(); !s.ok()) return s;
+    const size_t point_bytes = points.size_bytes();
+    std::vector<std::byte> staging(point_bytes + scalars.size_bytes());
+    std::memcpy(staging.data(), points.data(), point_bytes);
+    std::memcpy(staging.data() + point_bytes, scalars.data(), scalars.size_bytes());
+    absl::StatusOr<std::span<uint8_t>> device = Upload(staging);
+    if (!device.ok()) return device.status();
+    return kernel(std::span(reinterpret_cast<const Point*>(device->data()), points.size()),
+                  std::span(reinterpret_cast<const msm::Scalar*>(device->data() + point_bytes),
+                            scalars.size()));
+  }
+
+  CpuBackend<E> cpu_;
+  SimulatedGpuOptions options_;
+  std::string name_;
+  std::vector<uint8_t> memory_;
+  uint64_t calls_ = 0;
+  uint64_t uploads_ = 0;
+  uint64_t releases_ = 0;
+};
+
+}  // namespace provd

@@ -1,0 +1,190 @@
+// A low-priority proof on a (simulated) GPU is preempted by a high-priority prover mid-proof:
+// it frees the device memory, yields the device within a chunk, carries on on the CPU, moves
+// back once the device is free, and its proof is byte-identical to an undisturbed one with the
+// same seed (and verified by snarkjs).
+#include <functional>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "arbiter/arbiter.hpp"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "prover_core/cpu_backend.hpp"
+#include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/proof_format.hpp"
+#include "prover_core/plan/lease_placement.hpp"
+#include "prover_core/simulated_gpu.hpp"
+#include "tests/support/circuits.hpp"
+#include "tests/support/status_matchers.hpp"
+
+namespace provd {
+namespace {
+
+using ::provd::testing::IsOk;
+using E = groth16::Bn254Engine;
+
+class RecordingObserver final : public plan::ProofObserver {
+ public:
+  void DeviceMoved(const plan::ChunkRef& chunk, plan::DeviceMove move, size_t device,
+                   absl::Duration took) override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      moves.push_back({chunk, move, device, took, absl::Now()});
+    }
+    if (move == plan::DeviceMove::kYielded && after_yield) after_yield();
+  }
+  // Runs on the proving thread right after it yielded.
+  std::function<void()> after_yield;
+  struct Move {
+    plan::ChunkRef chunk;
+    plan::DeviceMove move;
+    size_t device;
+    absl::Duration took;
+    absl::Time at;
+  };
+  std::vector<Move> Moves() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return moves;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Move> moves;
+};
+
+TEST(Preemption, LowProofYieldsToHighAndReturnsWithTheSameBytes) {
+  const auto dir = testing::CircuitCase("poseidon_bn128");
+  absl::StatusOr<groth16::AnyProvingKey> any =
+      groth16::LoadProvingKey((dir / "circuit.zkey").string());
+  absl::StatusOr<groth16::Witness> witness =
+      groth16::ReadWitnessFile((dir / "witness.wtns").string());
+  ASSERT_THAT(any, IsOk());
+  ASSERT_THAT(witness, IsOk());
+  const auto& key = *std::get<std::shared_ptr<const groth16::ProvingKey<E>>>(*any);
+  ThreadPool pool(2);
+  groth16::ProveOptions options;
+  options.seed = std::vector<uint8_t>{42};
+  options.msm_chunk_points = 8;  // many chunks: room to be preempted in the middle
+  options.ntt_chunk_stages = 1;
+
+  CpuBackend<E> cpu(pool);
+  Backend<E>* cpu_only[] = {&cpu};
+  absl::StatusOr<groth16::Proof<E>> reference =
+      groth16::Prove<E>(key, *witness, options, {cpu_only, &pool, nullptr, nullptr, nullptr});
+  ASSERT_THAT(reference, IsOk());
+
+  testing::TempDir locks;
+  absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
+      arbiter::Arbiter::Open(locks / "l", 1);
+  ASSERT_THAT(arbiter, IsOk());
+  absl::StatusOr<arbiter::DeviceLease> low = (*arbiter)->Acquire(arbiter::Priority::kLow, {});
+  ASSERT_THAT(low, IsOk());
+  ASSERT_EQ(low->device(), std::optional<size_t>(0));
+
+  SimulatedGpuOptions gpu_options;
+  gpu_options.latency_per_call = absl::Milliseconds(5);  // ~0.7 s of "GPU" work in all
+  SimulatedGpuBackend<E> gpu(0, pool, gpu_options);
+  Backend<E>* backends[] = {&cpu, &gpu};
+  RecordingObserver observer;
+  // Hold the low prover right after its yield until the high one is done, so that it has
+  // chunks left to return with however fast its CPU is.
+  std::promise<void> high_done;
+  std::shared_future<void> high_done_future = high_done.get_future().share();
+  observer.after_yield = [&] { high_done_future.wait_for(std::chrono::seconds(20)); };
+  plan::LeasePlacement placement(
+      *low, [&](size_t) { gpu.ReleaseDeviceMemory(); }, &observer);
+
+  absl::StatusOr<groth16::Proof<E>> low_proof;
+  std::thread low_prover([&] {
+    low_proof = groth16::Prove<E>(key, *witness, options,
+                                  {backends, &pool, &placement, &observer, nullptr});
+  });
+  absl::SleepFor(absl::Milliseconds(150));  // the low proof is under way on the GPU
+  const absl::Time asked = absl::Now();
+  {
+    absl::StatusOr<arbiter::DeviceLease> high =
+        (*arbiter)->Acquire(arbiter::Priority::kHigh, absl::Seconds(20));
+    ASSERT_THAT(high, IsOk());
+    EXPECT_EQ(high->device(), std::optional<size_t>(0));
+    // Within one chunk: at most one simulated call (5 ms) plus a probe interval, with a wide
+    // margin for a loaded CI machine. The figure that matters is in bench/, not here.
+    EXPECT_LT(absl::Now() - asked, absl::Seconds(2));
+    absl::SleepFor(absl::Milliseconds(50));  // the high proof runs
+  }
+  high_done.set_value();
+  low_prover.join();
+  ASSERT_THAT(low_proof, IsOk());
+  EXPECT_EQ(groth16::ProofBytes<E>(*low_proof), groth16::ProofBytes<E>(*reference));
+
+  const std::vector<RecordingObserver::Move> moves = observer.Moves();
+  ASSERT_GE(moves.size(), 2u);
+  EXPECT_EQ(moves[0].move, plan::DeviceMove::kYielded);
+  EXPECT_EQ(moves[1].move, plan::DeviceMove::kReturned);
+  EXPECT_GE(gpu.releases(), 1u);
+  EXPECT_EQ(low->device(), std::optional<size_t>(0));  // back on the device at the end
+  EXPECT_TRUE(testing::SnarkjsAccepts(PROVD_SNARKJS, dir / "vkey.json",
+                                      groth16::PublicJson(*witness, key.header().n_public),
+                                      groth16::ProofJson<E>(*low_proof)));
+}
+
+TEST(SimulatedGpu, AFailingDeviceFallsBackToTheCpuVisibly) {
+  const auto dir = testing::CircuitCase("mult_bn128");
+  absl::StatusOr<groth16::AnyProvingKey> any =
+      groth16::LoadProvingKey((dir / "circuit.zkey").string());
+  absl::StatusOr<groth16::Witness> witness =
+      groth16::ReadWitnessFile((dir / "witness.wtns").string());
+  ASSERT_THAT(any, IsOk());
+  ASSERT_THAT(witness, IsOk());
+  const auto& key = *std::get<std::shared_ptr<const groth16::ProvingKey<E>>>(*any);
+  ThreadPool pool(2);
+  groth16::ProveOptions options;
+  options.seed = std::vector<uint8_t>{1};
+  options.msm_chunk_points = 4;
+  CpuBackend<E> cpu(pool);
+  Backend<E>* cpu_only[] = {&cpu};
+  absl::StatusOr<groth16::Proof<E>> reference =
+      groth16::Prove<E>(key, *witness, options, {cpu_only, &pool, nullptr, nullptr, nullptr});
+  ASSERT_THAT(reference, IsOk());
+
+  struct AlwaysGpu final : plan::ChunkPlacement {
+    size_t Place(const plan::ChunkRef&) override { return 1; }
+  } always_gpu;
+  struct Fallbacks final : plan::ProofObserver {
+    void ChunkFellBack(const plan::ChunkRef&, std::string_view, const absl::Status& e) override {
+      ++count;
+      last = e;
+    }
+    int count = 0;
+    absl::Status last;
+  } fallbacks;
+  SimulatedGpuOptions faulty;
+  faulty.fail_every = 3;
+  SimulatedGpuBackend<E> gpu(0, pool, faulty);
+  Backend<E>* backends[] = {&cpu, &gpu};
+  absl::StatusOr<groth16::Proof<E>> proof = groth16::Prove<E>(
+      key, *witness, options, {backends, &pool, &always_gpu, &fallbacks, nullptr});
+  ASSERT_THAT(proof, IsOk());
+  EXPECT_EQ(groth16::ProofBytes<E>(*proof), groth16::ProofBytes<E>(*reference));
+  EXPECT_GE(fallbacks.count, 3);
+  EXPECT_THAT(fallbacks.last, testing::StatusIs(absl::StatusCode::kUnavailable,
+                                                ::testing::HasSubstr("injected device failure")));
+
+  SimulatedGpuOptions tiny;
+  tiny.vram_bytes = 64;  // nothing fits: every chunk falls back, visibly
+  SimulatedGpuBackend<E> small_gpu(0, pool, tiny);
+  Backend<E>* small[] = {&cpu, &small_gpu};
+  fallbacks.count = 0;
+  proof =
+      groth16::Prove<E>(key, *witness, options, {small, &pool, &always_gpu, &fallbacks, nullptr});
+  ASSERT_THAT(proof, IsOk());
+  EXPECT_EQ(groth16::ProofBytes<E>(*proof), groth16::ProofBytes<E>(*reference));
+  EXPECT_GT(fallbacks.count, 10);
+  EXPECT_THAT(fallbacks.last, testing::StatusIs(absl::StatusCode::kResourceExhausted,
+                                                ::testing::HasSubstr("bytes of VRAM")));
+}
+
+}  // namespace
+}  // namespace provd
