@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "arbiter/arbiter.hpp"
 #include "daemon/atomic_file.hpp"
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/thread_pool.hpp"
@@ -30,6 +31,14 @@ class StderrObserver final : public plan::ProofObserver {
       std::cerr << absl::StrFormat("provd prove: %-12s %4d chunk(s) %10.3f s\n",
                                    plan::RoundName(round), chunks, absl::ToDoubleSeconds(wall));
     }
+  }
+  void DeviceMoved(const plan::ChunkRef& chunk, plan::DeviceMove move, size_t device,
+                   absl::Duration took) override {
+    // Always printed: operators and tests watch for these.
+    std::cerr << absl::StrFormat("provd prove: %s chunk %d/%d: %s device %d (%.3f ms)\n",
+                                 plan::RoundName(chunk.round), chunk.index + 1, chunk.count,
+                                 plan::DeviceMoveName(move), device,
+                                 absl::ToDoubleMilliseconds(took));
   }
   void ChunkFellBack(const plan::ChunkRef& chunk, std::string_view backend,
                      const absl::Status& error) override {
@@ -80,6 +89,20 @@ void AddProveFlags(CLI::App& app, ProveCommand& command) {
   app.add_option("--ntt-chunk-stages", command.ntt_chunk_stages,
                  "NTT stages per chunk (0: whole transforms)");
   app.add_flag("--verbose", command.verbose, "print per-round timings to stderr");
+  app.add_option("--priority", command.priority,
+                 "high: take a GPU from low-priority provers; low: yield it to them")
+      ->check(CLI::IsMember({"high", "low"}));
+  app.add_option("--lock-dir", command.lock_dir,
+                 "the lock directory shared by every prover of this host (default: "
+                 "<temp dir>/provd-locks)");
+  app.add_option("--gpus", command.gpus, "auto: the GPUs found; none: CPU only")
+      ->check(CLI::IsMember({"auto", "none"}));
+  app.add_option("--simulated-gpus", command.simulated_gpus,
+                 "arbitrate N simulated GPUs (for machines without one: tests, demos)");
+  app.add_option("--simulated-gpu-latency-ms", command.simulated_gpu_latency_ms,
+                 "latency of every simulated GPU kernel call");
+  app.add_option("--gpu-wait", command.gpu_wait_seconds,
+                 "seconds a high-priority prover waits for a GPU before using the CPU");
 }
 
 int RunProve(const ProveCommand& command) {
@@ -88,7 +111,7 @@ int RunProve(const ProveCommand& command) {
     std::cerr << "provd prove: " << seed.status().message() << "\n";
     return kExitUsage;
   }
-  if (command.backend == "gpu") {
+  if (command.backend == "gpu" && command.simulated_gpus == 0) {
     // Refuse rather than quietly prove on the CPU: the CUDA backend has not landed yet.
     std::cerr << "provd prove: --backend gpu: this build has no GPU prover backend yet; use "
                  "--backend cpu or auto\n";
@@ -115,8 +138,45 @@ int RunProve(const ProveCommand& command) {
   options.msm_chunk_points = command.msm_chunk_points;
   options.ntt_chunk_stages = command.ntt_chunk_stages;
   StderrObserver observer(command.verbose);
+  groth16::DevicePlan devices;
+  std::unique_ptr<arbiter::Arbiter> arbiter;
+  std::optional<arbiter::DeviceLease> lease;
+  // Only simulated GPUs have a backend yet; real ones are left alone (no lock files touched)
+  // until the CUDA backend lands, as with --gpus none.
+  if (command.simulated_gpus > 0 && command.gpus != "none" && command.backend != "cpu") {
+    absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> opened =
+        arbiter::Arbiter::Open(command.lock_dir.empty() ? arbiter::DefaultLockDir()
+                                                        : std::filesystem::path(command.lock_dir),
+                               command.simulated_gpus);
+    if (!opened.ok()) {
+      std::cerr << "provd prove: " << opened.status().ToString() << "\n";
+      return kExitFailed;
+    }
+    arbiter = *std::move(opened);
+    const arbiter::Priority priority =
+        command.priority == "high" ? arbiter::Priority::kHigh : arbiter::Priority::kLow;
+    const absl::Time asked = absl::Now();
+    absl::StatusOr<arbiter::DeviceLease> acquired =
+        arbiter->Acquire(priority, absl::Seconds(command.gpu_wait_seconds));
+    if (!acquired.ok()) {
+      std::cerr << "provd prove: " << acquired.status().ToString() << "\n";
+      return kExitFailed;
+    }
+    lease.emplace(*std::move(acquired));
+    if (lease->device().has_value()) {
+      std::cerr << absl::StrFormat("provd prove: %s priority: granted device %d (%.3f ms)\n",
+                                   command.priority, *lease->device(),
+                                   absl::ToDoubleMilliseconds(absl::Now() - asked));
+    } else {
+      std::cerr << "provd prove: " << command.priority
+                << " priority: no device free, starting on the CPU\n";
+    }
+    devices.lease = &*lease;
+    devices.simulated_gpus = command.simulated_gpus;
+    devices.simulated.latency_per_call = absl::Milliseconds(command.simulated_gpu_latency_ms);
+  }
   absl::StatusOr<groth16::ProofArtifacts> proof =
-      groth16::ProveOnCpu(*key, *witness, options, pool, &observer);
+      groth16::Prove(*key, *witness, options, pool, devices, &observer);
   if (!proof.ok()) {
     std::cerr << "provd prove: " << proof.status().ToString() << "\n";
     return kExitFailed;
@@ -138,9 +198,12 @@ int RunProve(const ProveCommand& command) {
   if (command.verbose) {
     const groth16::ZkeyHeader& h = groth16::KeyFile(*key).header();
     std::cerr << absl::StrFormat(
-        "provd prove: %s, %d variables, %d public, domain 2^%d, %d threads, cpu backend; "
+        "provd prove: %s, %d variables, %d public, domain 2^%d, %d threads, %s; "
         "load %.3f s, total %.3f s\n",
         groth16::SnarkjsCurveName(h.curve), h.n_vars, h.n_public, h.log_domain, pool.size(),
+        devices.simulated_gpus > 0
+            ? absl::StrCat("cpu + ", devices.simulated_gpus, " simulated gpu(s)")
+            : std::string("cpu backend"),
         absl::ToDoubleSeconds(load_time), absl::ToDoubleSeconds(absl::Now() - start));
   }
   return kExitOk;

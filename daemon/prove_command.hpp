@@ -23,6 +23,13 @@ struct ProveCommand {
   uint64_t msm_chunk_points = uint64_t{1} << 18;
   uint32_t ntt_chunk_stages = 0;
   bool verbose = false;
+  // Arbitration with other provers on this host (arbiter/).
+  std::string priority = "low";
+  std::string lock_dir;  // empty: arbiter::DefaultLockDir()
+  std::string gpus = "auto";
+  uint32_t simulated_gpus = 0;
+  uint32_t simulated_gpu_latency_ms = 0;
+  double gpu_wait_seconds = 30;
 };
 
 void AddProveFlags(CLI::App& app, ProveCommand& command);

@@ -2,6 +2,7 @@
 
 #include "prover_core/cpu_backend.hpp"
 #include "prover_core/groth16/proof_format.hpp"
+#include "prover_core/plan/lease_placement.hpp"
 
 namespace provd::groth16 {
 
@@ -25,22 +26,44 @@ const ZkeyFile& KeyFile(const AnyProvingKey& key) {
   return std::visit([](const auto& k) -> const ZkeyFile& { return k->file(); }, key);
 }
 
-absl::StatusOr<ProofArtifacts> ProveOnCpu(const AnyProvingKey& key, const Witness& witness,
-                                          const ProveOptions& options, ThreadPool& pool,
-                                          plan::ProofObserver* observer,
-                                          const std::atomic<bool>* cancelled) {
+absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& witness,
+                                     const ProveOptions& options, ThreadPool& pool,
+                                     const DevicePlan& devices, plan::ProofObserver* observer,
+                                     const std::atomic<bool>* cancelled) {
+  if (devices.lease != nullptr && devices.simulated_gpus == 0) {
+    return absl::FailedPreconditionError(
+        "a device lease but no device backend: this build has no CUDA prover backend yet");
+  }
   return std::visit(
       [&]<typename E>(
           const std::shared_ptr<const ProvingKey<E>>& typed) -> absl::StatusOr<ProofArtifacts> {
         CpuBackend<E> cpu(pool);
-        Backend<E>* backends[] = {&cpu};
-        ProveContext<E> context{backends, &pool, nullptr, observer, cancelled};
-        absl::StatusOr<Proof<E>> proof = Prove<E>(*typed, witness, options, context);
+        std::vector<std::unique_ptr<SimulatedGpuBackend<E>>> gpus;
+        std::vector<Backend<E>*> backends = {&cpu};
+        for (size_t n = 0; n < devices.simulated_gpus; ++n) {
+          gpus.push_back(std::make_unique<SimulatedGpuBackend<E>>(n, pool, devices.simulated));
+          backends.push_back(gpus.back().get());
+        }
+        std::optional<plan::LeasePlacement> placement;
+        if (devices.lease != nullptr) {
+          placement.emplace(
+              *devices.lease, [&](size_t n) { backends[n + 1]->ReleaseDeviceMemory(); }, observer);
+        }
+        ProveContext<E> context{backends, &pool, placement ? &*placement : nullptr, observer,
+                                cancelled};
+        absl::StatusOr<Proof<E>> proof = groth16::Prove<E>(*typed, witness, options, context);
         if (!proof.ok()) return proof.status();
         return ProofArtifacts{E::kId, ProofJson<E>(*proof),
                               PublicJson(witness, typed->header().n_public), ProofBytes<E>(*proof)};
       },
       key);
+}
+
+absl::StatusOr<ProofArtifacts> ProveOnCpu(const AnyProvingKey& key, const Witness& witness,
+                                          const ProveOptions& options, ThreadPool& pool,
+                                          plan::ProofObserver* observer,
+                                          const std::atomic<bool>* cancelled) {
+  return Prove(key, witness, options, pool, DevicePlan{}, observer, cancelled);
 }
 
 }  // namespace provd::groth16

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "arbiter/arbiter.hpp"
 #include "prover_core/groth16/prover.hpp"
 #include "prover_core/plan/round.hpp"
+#include "prover_core/simulated_gpu.hpp"
 
 namespace provd::groth16 {
 
@@ -28,7 +30,24 @@ struct ProofArtifacts {
   std::vector<uint8_t> proof_bytes;  // compact binary form (proof_format.hpp)
 };
 
-// Proves on the CPU backend over `pool`.
+// Where a proof may run besides the CPU.
+struct DevicePlan {
+  // The proof's arbiter lease (null: CPU only). Chunks go to the lease's device while it holds
+  // one, to the CPU after it yields, back when it returns (plan::LeasePlacement).
+  arbiter::DeviceLease* lease = nullptr;
+  // Device n of the lease is simulated (simulated_gpu.hpp); the CUDA backend will come here.
+  size_t simulated_gpus = 0;
+  SimulatedGpuOptions simulated;
+};
+
+// Proves on the CPU backend over `pool`, plus the devices of `devices`.
+absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& witness,
+                                     const ProveOptions& options, ThreadPool& pool,
+                                     const DevicePlan& devices,
+                                     plan::ProofObserver* observer = nullptr,
+                                     const std::atomic<bool>* cancelled = nullptr);
+
+// Proves on the CPU backend over `pool` only.
 absl::StatusOr<ProofArtifacts> ProveOnCpu(const AnyProvingKey& key, const Witness& witness,
                                           const ProveOptions& options, ThreadPool& pool,
                                           plan::ProofObserver* observer = nullptr,

@@ -186,5 +186,75 @@ TEST(SimulatedGpu, AFailingDeviceFallsBackToTheCpuVisibly) {
                                                 ::testing::HasSubstr("bytes of VRAM")));
 }
 
+// Two real `provd prove` processes sharing a lock directory: the low one holds the simulated GPU
+// when the high one starts, yields it within a chunk, finishes on the CPU, and both proofs
+// verify; the low one's bytes equal an undisturbed CPU proof with the same seed.
+TEST(Preemption, BetweenRealProverProcesses) {
+  const auto dir = testing::CircuitCase("poseidon_bn128");
+  testing::TempDir work;
+  auto argv = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {PROVD_BINARY,
+                                     "prove",
+                                     "--zkey",
+                                     (dir / "circuit.zkey").string(),
+                                     "--witness",
+                                     (dir / "witness.wtns").string(),
+                                     "--proof-out",
+                                     (work / (name + ".json")).string(),
+                                     "--public-out",
+                                     (work / (name + ".public.json")).string(),
+                                     "--proof-binary-out",
+                                     (work / (name + ".bin")).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  const std::vector<std::string> gpu = {"--simulated-gpus",
+                                        "1",
+                                        "--simulated-gpu-latency-ms",
+                                        "5",
+                                        "--msm-chunk-points",
+                                        "8",
+                                        "--ntt-chunk-stages",
+                                        "1",
+                                        "--lock-dir",
+                                        (work / "locks").string()};
+  auto with = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
+  absl::StatusOr<testing::ExitInfo> reference = testing::RunToCompletion(
+      argv("reference", {"--seed", "01", "--gpus", "none"}), work.path(), absl::Seconds(60));
+  ASSERT_THAT(reference, IsOk());
+  ASSERT_EQ(reference->code, 0) << reference->stderr_text;
+
+  absl::StatusOr<testing::Subprocess> low = testing::Subprocess::Start(
+      argv("low", with({"--seed", "01", "--priority", "low"}, gpu)), work.path());
+  ASSERT_THAT(low, IsOk());
+  const absl::Time deadline = absl::Now() + absl::Seconds(30);
+  while (low->Stderr().find("low priority: granted device 0") == std::string::npos &&
+         absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  ASSERT_THAT(low->Stderr(), ::testing::HasSubstr("low priority: granted device 0"));
+  absl::StatusOr<testing::ExitInfo> high = testing::RunToCompletion(
+      argv("high", with({"--seed", "02", "--priority", "high", "--gpu-wait", "30"}, gpu)),
+      work.path(), absl::Seconds(60));
+  ASSERT_THAT(high, IsOk());
+  absl::StatusOr<testing::ExitInfo> low_exit = low->Wait(absl::Seconds(60));
+  ASSERT_THAT(low_exit, IsOk());
+  EXPECT_EQ(high->code, 0) << high->stderr_text;
+  EXPECT_EQ(low_exit->code, 0) << low_exit->stderr_text;
+  EXPECT_THAT(high->stderr_text, ::testing::HasSubstr("high priority: granted device 0"));
+  EXPECT_THAT(low_exit->stderr_text, ::testing::HasSubstr("yielded device 0"));
+  EXPECT_EQ(testing::ReadFile(work / "low.bin"), testing::ReadFile(work / "reference.bin"));
+  for (const char* name : {"low", "high"}) {
+    EXPECT_TRUE(
+        testing::SnarkjsAccepts(PROVD_SNARKJS, dir / "vkey.json",
+                                testing::ReadFile(work / (std::string(name) + ".public.json")),
+                                testing::ReadFile(work / (std::string(name) + ".json"))))
+        << name;
+  }
+}
+
 }  // namespace
 }  // namespace provd
