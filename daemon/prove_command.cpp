@@ -1,5 +1,9 @@
 #include "daemon/prove_command.hpp"
 
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <vector>
@@ -101,6 +105,9 @@ void AddProveFlags(CLI::App& app, ProveCommand& command) {
                  "arbitrate N simulated GPUs (for machines without one: tests, demos)");
   app.add_option("--simulated-gpu-latency-ms", command.simulated_gpu_latency_ms,
                  "latency of every simulated GPU kernel call");
+  app.add_option("--low-priority-nice", command.low_priority_nice,
+                 "nice value of a low-priority prover's threads (0: leave as is)")
+      ->check(CLI::Range(0, 19));
   app.add_option("--gpu-wait", command.gpu_wait_seconds,
                  "seconds a high-priority prover waits for a GPU before using the CPU");
 }
@@ -116,6 +123,13 @@ int RunProve(const ProveCommand& command) {
     std::cerr << "provd prove: --backend gpu: this build has no GPU prover backend yet; use "
                  "--backend cpu or auto\n";
     return kExitFailed;
+  }
+  if (command.priority == "low" && command.low_priority_nice > 0) {
+    // Before the pool exists: Linux applies a nice value per thread, and new threads inherit
+    // the creator's.
+    if (::setpriority(PRIO_PROCESS, 0, command.low_priority_nice) != 0) {
+      std::cerr << "provd prove: cannot lower the CPU priority: " << std::strerror(errno) << "\n";
+    }
   }
   ConfigureDefaultThreadPool(command.threads);
   ThreadPool& pool = DefaultThreadPool();

@@ -30,6 +30,9 @@ struct ProveCommand {
   uint32_t simulated_gpus = 0;
   uint32_t simulated_gpu_latency_ms = 0;
   double gpu_wait_seconds = 30;
+  // The nice value of a low-priority prover's threads, so that its CPU work never slows down a
+  // high-priority prover's host work on the same cores.
+  int low_priority_nice = 19;
 };
 
 void AddProveFlags(CLI::App& app, ProveCommand& command);
