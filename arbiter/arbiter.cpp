@@ -1,9 +1,12 @@
 #include "arbiter/arbiter.hpp"
 
+#include <unistd.h>
+
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "arbiter/lock_status.hpp"
 
 namespace provd::arbiter {
 
@@ -91,6 +94,7 @@ bool DeviceLease::TryTake(size_t n) {
   DeviceFiles& device = files_[n];
   if (!device.gpu.TryLock(LockMode::kExclusive)) return false;
   device.held[level()].TryLock(LockMode::kShared);
+  device.gpu.WriteRecord(HolderRecord(::getpid(), priority_, absl::Now()));
   device_ = n;
   next_probe_ = absl::InfinitePast();
   return true;

@@ -84,6 +84,11 @@ void LockFile::Unlock() {
   locked_ = false;
 }
 
+void LockFile::WriteRecord(const std::string& text) {
+  if (::ftruncate(fd_, 0) != 0) return;
+  (void)::pwrite(fd_, text.data(), text.size(), 0);
+}
+
 bool LockFile::OthersHold(LockMode mode) const {
   struct flock fl = WholeFile(LockType(mode));
   while (::fcntl(fd_, F_OFD_GETLK, &fl) != 0) {

@@ -35,6 +35,9 @@ class LockFile {
   // True when another open file description (this process or another) holds a lock that
   // conflicts with `mode`; our own lock never counts. Takes nothing.
   bool OthersHold(LockMode mode) const;
+  // Replaces the file's contents with `text`, best effort (a record for humans and tools; the
+  // protocol never reads it). Call only while holding the exclusive lock.
+  void WriteRecord(const std::string& text);
 
  private:
   explicit LockFile(int fd) : fd_(fd) {}

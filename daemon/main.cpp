@@ -1,6 +1,6 @@
 // provd: the prover daemon. `provd serve` runs the gRPC job service until SIGTERM/SIGINT;
-// `provd prove` makes one Groth16 proof without the service; `provd version` prints the build and
-// the GPUs this process can use.
+// `provd prove` makes one Groth16 proof without the service; `provd locks` shows the GPU locks;
+// `provd version` prints the build and the GPUs this process can use.
 #include <signal.h>
 #include <unistd.h>
 
@@ -15,6 +15,7 @@
 #include "daemon/config.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/gpu_detect.hpp"
+#include "daemon/locks_command.hpp"
 #include "daemon/logging.hpp"
 #include "daemon/prove_command.hpp"
 #include "nlohmann/json.hpp"
@@ -106,6 +107,9 @@ int Main(int argc, char** argv) {
   ProveCommand prove_command;
   CLI::App* prove = app.add_subcommand("prove", "Make one Groth16 proof from a zkey and a witness");
   AddProveFlags(*prove, prove_command);
+  LocksCommand locks_command;
+  CLI::App* locks = app.add_subcommand("locks", "Show who holds and who waits for each GPU");
+  AddLocksFlags(*locks, locks_command);
   CLI::App* version = app.add_subcommand("version", "Print the build and the usable GPUs");
 
   try {
@@ -116,6 +120,7 @@ int Main(int argc, char** argv) {
   }
   if (serve->parsed()) return Serve(serve_config);
   if (prove->parsed()) return RunProve(prove_command);
+  if (locks->parsed()) return RunLocks(locks_command);
   if (version->parsed()) return PrintVersion();
   return kExitUsage;
 }

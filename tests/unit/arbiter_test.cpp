@@ -3,6 +3,8 @@
 // device at once. Every wait is bounded so that a deadlock fails the test instead of hanging.
 #include "arbiter/arbiter.hpp"
 
+#include <unistd.h>
+
 #include <array>
 #include <atomic>
 #include <random>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "absl/time/clock.h"
+#include "arbiter/lock_status.hpp"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/support/status_matchers.hpp"
@@ -158,6 +161,43 @@ TEST_F(ArbiterTest, NoTwoLeasesEverOwnADeviceUnderStress) {
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(violations.load(), 0);
   EXPECT_GT(grants.load(), 20);
+}
+
+TEST_F(ArbiterTest, InspectionNamesTheHolderAndTheWaiters) {
+  auto arbiter = Open(2);
+  DeviceLease low = Acquire(*arbiter, Priority::kLow);
+  DeviceLease other = Acquire(*arbiter, Priority::kLow);
+  ASSERT_EQ(other.device(), std::optional<size_t>(1));
+  std::optional<DeviceLease> high;
+  std::thread waiter([&] { high.emplace(Acquire(*arbiter, Priority::kHigh, absl::Seconds(10))); });
+  ASSERT_TRUE(Eventually([&] { return low.should_yield() || other.should_yield(); }));
+  absl::StatusOr<std::vector<DeviceLockStatus>> status = InspectLockDir(dir_ / "locks");
+  ASSERT_THAT(status, IsOk());
+  ASSERT_EQ(status->size(), 2u);
+  size_t waiters = 0;
+  for (const DeviceLockStatus& device : *status) {
+    ASSERT_TRUE(device.holder.has_value());
+    EXPECT_EQ(device.holder->pid, ::getpid());
+    EXPECT_EQ(device.holder->priority, Priority::kLow);
+    EXPECT_LT(absl::Now() - device.holder->since, absl::Minutes(1));
+    for (const LockWaiter& w : device.waiters) {
+      EXPECT_EQ(w.pid, ::getpid());
+      EXPECT_EQ(w.priority, Priority::kHigh);
+      ++waiters;
+    }
+  }
+  EXPECT_EQ(waiters, 1u);  // the high flags one device only
+  low.Yield();
+  other.Yield();
+  waiter.join();
+  ASSERT_TRUE(high->device().has_value());
+  high.reset();
+  status = InspectLockDir(dir_ / "locks");
+  ASSERT_THAT(status, IsOk());
+  for (const DeviceLockStatus& device : *status) {
+    EXPECT_FALSE(device.holder.has_value());
+    EXPECT_TRUE(device.waiters.empty());
+  }
 }
 
 // Real processes, through the stand-in prover arbiter_lease_tool.
