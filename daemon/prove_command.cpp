@@ -39,10 +39,11 @@ class StderrObserver final : public plan::ProofObserver {
   void DeviceMoved(const plan::ChunkRef& chunk, plan::DeviceMove move, size_t device,
                    absl::Duration took) override {
     // Always printed: operators and tests watch for these.
-    std::cerr << absl::StrFormat("provd prove: %s chunk %d/%d: %s device %d (%.3f ms)\n",
+    // The wall-clock time (unix ms) lets bench/preempt line moves up across processes.
+    std::cerr << absl::StrFormat("provd prove: %s chunk %d/%d: %s device %d (%.3f ms) at %d\n",
                                  plan::RoundName(chunk.round), chunk.index + 1, chunk.count,
                                  plan::DeviceMoveName(move), device,
-                                 absl::ToDoubleMilliseconds(took));
+                                 absl::ToDoubleMilliseconds(took), absl::ToUnixMillis(absl::Now()));
   }
   void ChunkFellBack(const plan::ChunkRef& chunk, std::string_view backend,
                      const absl::Status& error) override {
@@ -191,6 +192,14 @@ int RunProve(const ProveCommand& command) {
   }
   absl::StatusOr<groth16::ProofArtifacts> proof =
       groth16::Prove(*key, *witness, options, pool, devices, &observer);
+  if (lease.has_value()) {
+    const std::optional<size_t> device = lease->device();
+    lease.reset();  // the device is free from here on, before the outputs are written
+    if (device.has_value()) {
+      std::cerr << absl::StrFormat("provd prove: released device %d at %d\n", *device,
+                                   absl::ToUnixMillis(absl::Now()));
+    }
+  }
   if (!proof.ok()) {
     std::cerr << "provd prove: " << proof.status().ToString() << "\n";
     return kExitFailed;
