@@ -2,12 +2,68 @@
 // prover between chunks (every millisecond: yield when asked, return when possible) and reports
 // each transition on stdout, one line each, flushed at once.
 // Usage: arbiter_lease_tool LOCK_DIR DEVICES low|high WAIT_MS HOLD_MS (HOLD_MS 0: until killed)
+//        arbiter_lease_tool LOCK_DIR DEVICES stress SEED MILLISECONDS
+// Stress mode acquires at random priorities and yields/returns at random for the given time;
+// on every grant it creates OWNER_DIR/ownerN with O_EXCL (OWNER_DIR = LOCK_DIR/../owners) and
+// removes it before letting go, so two owners at once show up as a failed create. It prints
+// "grants G violations V" at the end and exits 1 on any violation.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <random>
 #include <string>
 
 #include "absl/time/clock.h"
 #include "arbiter/arbiter.hpp"
+
+namespace {
+
+int Stress(provd::arbiter::Arbiter& arbiter, const std::filesystem::path& owners, unsigned seed,
+           long millis) {
+  using provd::arbiter::Priority;
+  std::filesystem::create_directories(owners);
+  std::mt19937 rng(seed);
+  long grants = 0;
+  long violations = 0;
+  auto claim = [&](std::optional<size_t> device) {
+    if (!device) return;
+    ++grants;
+    const std::string path = (owners / ("owner" + std::to_string(*device))).string();
+    const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      ++violations;
+    } else {
+      ::close(fd);
+    }
+  };
+  auto release = [&](std::optional<size_t> device) {
+    if (device) ::unlink((owners / ("owner" + std::to_string(*device))).c_str());
+  };
+  const absl::Time end = absl::Now() + absl::Milliseconds(millis);
+  while (absl::Now() < end) {
+    const Priority priority = rng() % 3 == 0 ? Priority::kHigh : Priority::kLow;
+    auto lease = arbiter.Acquire(priority, absl::Milliseconds(20));
+    if (!lease.ok()) return 1;
+    claim(lease->device());
+    for (int step = 0; step < 10; ++step) {
+      if (lease->should_yield()) {
+        release(lease->device());
+        lease->Yield();
+      } else if (!lease->device() && lease->TryReturn()) {
+        claim(lease->device());
+      }
+      absl::SleepFor(absl::Microseconds(rng() % 1000));
+    }
+    release(lease->device());
+  }
+  std::printf("grants %ld violations %ld\n", grants, violations);
+  return violations == 0 ? 0 : 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using provd::arbiter::Arbiter;
@@ -21,6 +77,10 @@ int main(int argc, char** argv) {
   if (!arbiter.ok()) {
     std::fprintf(stderr, "%s\n", arbiter.status().ToString().c_str());
     return 1;
+  }
+  if (std::string(argv[3]) == "stress") {
+    return Stress(**arbiter, std::filesystem::path(argv[1]).parent_path() / "owners",
+                  static_cast<unsigned>(std::atol(argv[4])), std::atol(argv[5]));
   }
   std::printf("waiting\n");
   std::fflush(stdout);

@@ -255,5 +255,25 @@ TEST_F(ArbiterProcessTest, KillingAWaitingHighLetsTheLowKeepTheDevice) {
   EXPECT_TRUE(low.TryReturn() || Eventually([&] { return low.TryReturn(); }));
 }
 
+TEST_F(ArbiterProcessTest, NoTwoProcessesEverOwnADeviceUnderStress) {
+  auto arbiter = Open(2);  // creates the lock dir the tools share
+  std::vector<testing::Subprocess> tools;
+  for (int seed = 1; seed <= 4; ++seed) {
+    absl::StatusOr<testing::Subprocess> tool =
+        testing::Subprocess::Start({ARBITER_LEASE_TOOL, (dir_ / "locks").string(), "2", "stress",
+                                    std::to_string(seed), "1500"},
+                                   dir_.path());
+    ASSERT_THAT(tool, IsOk());
+    tools.push_back(*std::move(tool));
+  }
+  for (testing::Subprocess& tool : tools) {
+    absl::StatusOr<testing::ExitInfo> exit = tool.Wait(absl::Seconds(30));
+    ASSERT_THAT(exit, IsOk());
+    EXPECT_TRUE(exit->exited && exit->code == 0) << exit->stdout_text << exit->stderr_text;
+    EXPECT_THAT(exit->stdout_text, ::testing::HasSubstr("violations 0"));
+    EXPECT_THAT(exit->stdout_text, ::testing::Not(::testing::HasSubstr("grants 0 ")));
+  }
+}
+
 }  // namespace
 }  // namespace provd::arbiter
