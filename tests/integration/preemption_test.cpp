@@ -2,6 +2,7 @@
 // it frees the device memory, yields the device within a chunk, carries on on the CPU, moves
 // back once the device is free, and its proof is byte-identical to an undisturbed one with the
 // same seed (and verified by snarkjs).
+#include <filesystem>
 #include <functional>
 #include <future>
 #include <mutex>
@@ -56,26 +57,45 @@ class RecordingObserver final : public plan::ProofObserver {
   std::vector<Move> moves;
 };
 
+// A fixture circuit loaded for BN254, with a pool and the undisturbed CPU-only proof.
+struct Case {
+  explicit Case(const std::string& name, groth16::ProveOptions prove_options)
+      : dir(testing::CircuitCase(name)), options(std::move(prove_options)) {
+    absl::StatusOr<groth16::AnyProvingKey> any =
+        groth16::LoadProvingKey((dir / "circuit.zkey").string());
+    absl::StatusOr<groth16::Witness> read =
+        groth16::ReadWitnessFile((dir / "witness.wtns").string());
+    if (!any.ok() || !read.ok()) throw std::runtime_error("cannot load fixture " + name);
+    key = std::get<std::shared_ptr<const groth16::ProvingKey<E>>>(*any);
+    witness = *std::move(read);
+    Backend<E>* cpu_only[] = {&cpu};
+    absl::StatusOr<groth16::Proof<E>> proof =
+        groth16::Prove<E>(*key, witness, options, {cpu_only, &pool, nullptr, nullptr, nullptr});
+    if (!proof.ok()) throw std::runtime_error(proof.status().ToString());
+    reference = groth16::ProofBytes<E>(*proof);
+  }
+  absl::StatusOr<groth16::Proof<E>> Prove(std::span<Backend<E>* const> backends,
+                                          plan::ChunkPlacement* placement,
+                                          plan::ProofObserver* observer) {
+    return groth16::Prove<E>(*key, witness, options,
+                             {backends, &pool, placement, observer, nullptr});
+  }
+
+  std::filesystem::path dir;
+  groth16::ProveOptions options;
+  std::shared_ptr<const groth16::ProvingKey<E>> key;
+  groth16::Witness witness;
+  ThreadPool pool{2};
+  CpuBackend<E> cpu{pool};
+  std::vector<uint8_t> reference;
+};
+
 TEST(Preemption, LowProofYieldsToHighAndReturnsWithTheSameBytes) {
-  const auto dir = testing::CircuitCase("poseidon_bn128");
-  absl::StatusOr<groth16::AnyProvingKey> any =
-      groth16::LoadProvingKey((dir / "circuit.zkey").string());
-  absl::StatusOr<groth16::Witness> witness =
-      groth16::ReadWitnessFile((dir / "witness.wtns").string());
-  ASSERT_THAT(any, IsOk());
-  ASSERT_THAT(witness, IsOk());
-  const auto& key = *std::get<std::shared_ptr<const groth16::ProvingKey<E>>>(*any);
-  ThreadPool pool(2);
   groth16::ProveOptions options;
   options.seed = std::vector<uint8_t>{42};
   options.msm_chunk_points = 8;  // many chunks: room to be preempted in the middle
   options.ntt_chunk_stages = 1;
-
-  CpuBackend<E> cpu(pool);
-  Backend<E>* cpu_only[] = {&cpu};
-  absl::StatusOr<groth16::Proof<E>> reference =
-      groth16::Prove<E>(key, *witness, options, {cpu_only, &pool, nullptr, nullptr, nullptr});
-  ASSERT_THAT(reference, IsOk());
+  Case c("poseidon_bn128", options);
 
   testing::TempDir locks;
   absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
@@ -87,8 +107,8 @@ TEST(Preemption, LowProofYieldsToHighAndReturnsWithTheSameBytes) {
 
   SimulatedGpuOptions gpu_options;
   gpu_options.latency_per_call = absl::Milliseconds(5);  // ~0.7 s of "GPU" work in all
-  SimulatedGpuBackend<E> gpu(0, pool, gpu_options);
-  Backend<E>* backends[] = {&cpu, &gpu};
+  SimulatedGpuBackend<E> gpu(0, c.pool, gpu_options);
+  Backend<E>* backends[] = {&c.cpu, &gpu};
   RecordingObserver observer;
   // Hold the low prover right after its yield until the high one is done, so that it has
   // chunks left to return with however fast its CPU is.
@@ -99,10 +119,7 @@ TEST(Preemption, LowProofYieldsToHighAndReturnsWithTheSameBytes) {
       *low, [&](size_t) { gpu.ReleaseDeviceMemory(); }, &observer);
 
   absl::StatusOr<groth16::Proof<E>> low_proof;
-  std::thread low_prover([&] {
-    low_proof = groth16::Prove<E>(key, *witness, options,
-                                  {backends, &pool, &placement, &observer, nullptr});
-  });
+  std::thread low_prover([&] { low_proof = c.Prove(backends, &placement, &observer); });
   absl::SleepFor(absl::Milliseconds(150));  // the low proof is under way on the GPU
   const absl::Time asked = absl::Now();
   {
@@ -118,7 +135,7 @@ TEST(Preemption, LowProofYieldsToHighAndReturnsWithTheSameBytes) {
   high_done.set_value();
   low_prover.join();
   ASSERT_THAT(low_proof, IsOk());
-  EXPECT_EQ(groth16::ProofBytes<E>(*low_proof), groth16::ProofBytes<E>(*reference));
+  EXPECT_EQ(groth16::ProofBytes<E>(*low_proof), c.reference);
 
   const std::vector<RecordingObserver::Move> moves = observer.Moves();
   ASSERT_GE(moves.size(), 2u);
@@ -126,29 +143,16 @@ TEST(Preemption, LowProofYieldsToHighAndReturnsWithTheSameBytes) {
   EXPECT_EQ(moves[1].move, plan::DeviceMove::kReturned);
   EXPECT_GE(gpu.releases(), 1u);
   EXPECT_EQ(low->device(), std::optional<size_t>(0));  // back on the device at the end
-  EXPECT_TRUE(testing::SnarkjsAccepts(PROVD_SNARKJS, dir / "vkey.json",
-                                      groth16::PublicJson(*witness, key.header().n_public),
+  EXPECT_TRUE(testing::SnarkjsAccepts(PROVD_SNARKJS, c.dir / "vkey.json",
+                                      groth16::PublicJson(c.witness, c.key->header().n_public),
                                       groth16::ProofJson<E>(*low_proof)));
 }
 
 TEST(SimulatedGpu, AFailingDeviceFallsBackToTheCpuVisibly) {
-  const auto dir = testing::CircuitCase("mult_bn128");
-  absl::StatusOr<groth16::AnyProvingKey> any =
-      groth16::LoadProvingKey((dir / "circuit.zkey").string());
-  absl::StatusOr<groth16::Witness> witness =
-      groth16::ReadWitnessFile((dir / "witness.wtns").string());
-  ASSERT_THAT(any, IsOk());
-  ASSERT_THAT(witness, IsOk());
-  const auto& key = *std::get<std::shared_ptr<const groth16::ProvingKey<E>>>(*any);
-  ThreadPool pool(2);
   groth16::ProveOptions options;
   options.seed = std::vector<uint8_t>{1};
   options.msm_chunk_points = 4;
-  CpuBackend<E> cpu(pool);
-  Backend<E>* cpu_only[] = {&cpu};
-  absl::StatusOr<groth16::Proof<E>> reference =
-      groth16::Prove<E>(key, *witness, options, {cpu_only, &pool, nullptr, nullptr, nullptr});
-  ASSERT_THAT(reference, IsOk());
+  Case c("mult_bn128", options);
 
   struct AlwaysGpu final : plan::ChunkPlacement {
     size_t Place(const plan::ChunkRef&) override { return 1; }
@@ -163,25 +167,23 @@ TEST(SimulatedGpu, AFailingDeviceFallsBackToTheCpuVisibly) {
   } fallbacks;
   SimulatedGpuOptions faulty;
   faulty.fail_every = 3;
-  SimulatedGpuBackend<E> gpu(0, pool, faulty);
-  Backend<E>* backends[] = {&cpu, &gpu};
-  absl::StatusOr<groth16::Proof<E>> proof = groth16::Prove<E>(
-      key, *witness, options, {backends, &pool, &always_gpu, &fallbacks, nullptr});
+  SimulatedGpuBackend<E> gpu(0, c.pool, faulty);
+  Backend<E>* backends[] = {&c.cpu, &gpu};
+  absl::StatusOr<groth16::Proof<E>> proof = c.Prove(backends, &always_gpu, &fallbacks);
   ASSERT_THAT(proof, IsOk());
-  EXPECT_EQ(groth16::ProofBytes<E>(*proof), groth16::ProofBytes<E>(*reference));
+  EXPECT_EQ(groth16::ProofBytes<E>(*proof), c.reference);
   EXPECT_GE(fallbacks.count, 3);
   EXPECT_THAT(fallbacks.last, testing::StatusIs(absl::StatusCode::kUnavailable,
                                                 ::testing::HasSubstr("injected device failure")));
 
   SimulatedGpuOptions tiny;
   tiny.vram_bytes = 64;  // nothing fits: every chunk falls back, visibly
-  SimulatedGpuBackend<E> small_gpu(0, pool, tiny);
-  Backend<E>* small[] = {&cpu, &small_gpu};
+  SimulatedGpuBackend<E> small_gpu(0, c.pool, tiny);
+  Backend<E>* small[] = {&c.cpu, &small_gpu};
   fallbacks.count = 0;
-  proof =
-      groth16::Prove<E>(key, *witness, options, {small, &pool, &always_gpu, &fallbacks, nullptr});
+  proof = c.Prove(small, &always_gpu, &fallbacks);
   ASSERT_THAT(proof, IsOk());
-  EXPECT_EQ(groth16::ProofBytes<E>(*proof), groth16::ProofBytes<E>(*reference));
+  EXPECT_EQ(groth16::ProofBytes<E>(*proof), c.reference);
   EXPECT_GT(fallbacks.count, 10);
   EXPECT_THAT(fallbacks.last, testing::StatusIs(absl::StatusCode::kResourceExhausted,
                                                 ::testing::HasSubstr("bytes of VRAM")));
