@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -14,17 +15,29 @@ const char* PriorityName(Priority priority) { return priority == Priority::kHigh
 
 absl::StatusOr<std::unique_ptr<Arbiter>> Arbiter::Open(const std::filesystem::path& lock_dir,
                                                        size_t devices, ArbiterOptions options) {
-  if (devices == 0) return absl::InvalidArgumentError("arbiter: no devices to arbitrate");
+  std::vector<size_t> ids(devices);
+  for (size_t n = 0; n < devices; ++n) ids[n] = n;
+  return OpenDevices(lock_dir, std::move(ids), options);
+}
+
+absl::StatusOr<std::unique_ptr<Arbiter>> Arbiter::OpenDevices(const std::filesystem::path& lock_dir,
+                                                              std::vector<size_t> device_ids,
+                                                              ArbiterOptions options) {
+  if (device_ids.empty()) return absl::InvalidArgumentError("arbiter: no devices to arbitrate");
+  std::sort(device_ids.begin(), device_ids.end());
+  if (std::adjacent_find(device_ids.begin(), device_ids.end()) != device_ids.end()) {
+    return absl::InvalidArgumentError("arbiter: a device is listed twice");
+  }
   absl::StatusOr<LockDir> dir = LockDir::Open(lock_dir);
   if (!dir.ok()) return dir.status();
-  return std::unique_ptr<Arbiter>(new Arbiter(*std::move(dir), devices, options));
+  return std::unique_ptr<Arbiter>(new Arbiter(*std::move(dir), std::move(device_ids), options));
 }
 
 absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration wait) {
   std::vector<DeviceLease::DeviceFiles> files;
-  files.reserve(devices_);
-  for (size_t n = 0; n < devices_; ++n) {
-    const std::string base = absl::StrCat("gpu", n);
+  files.reserve(ids_.size());
+  for (size_t id : ids_) {
+    const std::string base = absl::StrCat("gpu", id);
     absl::StatusOr<LockFile> gpu = LockFile::Open(dir_, base + ".lock");
     if (!gpu.ok()) return gpu.status();
     DeviceLease::DeviceFiles device{*std::move(gpu), {}, {}};
@@ -41,7 +54,7 @@ absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration w
   DeviceLease lease(*this, priority, std::move(files));
 
   // A free device first: nobody is preempted while one is idle.
-  for (size_t n = 0; n < devices_; ++n) {
+  for (size_t n = 0; n < ids_.size(); ++n) {
     if (lease.TryTake(n)) return lease;
   }
   if (priority == Priority::kLow || wait <= absl::ZeroDuration()) return lease;
@@ -50,7 +63,7 @@ absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration w
   // wait for any device to come free. The flag is held until the lease ends or settles.
   size_t target = 0;
   int lowest = kPriorityLevels;
-  for (size_t n = 0; n < devices_; ++n) {
+  for (size_t n = 0; n < ids_.size(); ++n) {
     std::optional<int> holder = lease.HolderLevel(n);
     const int level = holder.value_or(-1);  // released meanwhile: the best target
     if (level < lowest) {
@@ -62,7 +75,7 @@ absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration w
   flag.TryLock(LockMode::kShared);  // shared flags never conflict with each other
   const absl::Time deadline = absl::Now() + wait;
   while (absl::Now() < deadline) {
-    for (size_t n = 0; n < devices_; ++n) {
+    for (size_t n = 0; n < ids_.size(); ++n) {
       if (lease.TryTake(n)) {
         flag.Unlock();
         return lease;

@@ -41,10 +41,15 @@ class DeviceLease;
 
 class Arbiter {
  public:
-  // Opens (creating if needed) the lock directory for `devices` GPUs. With no GPU, never call
-  // this: no lock file is touched then.
+  // Opens (creating if needed) the lock directory for GPUs 0 .. devices - 1. With no GPU, never
+  // call this: no lock file is touched then.
   static absl::StatusOr<std::unique_ptr<Arbiter>> Open(const std::filesystem::path& lock_dir,
                                                        size_t devices, ArbiterOptions options = {});
+  // The same for the GPUs numbered `device_ids` only (e.g. `--gpus 1,3`). A name of its own: a
+  // braced {1} must not quietly mean "one device" here.
+  static absl::StatusOr<std::unique_ptr<Arbiter>> OpenDevices(const std::filesystem::path& lock_dir,
+                                                              std::vector<size_t> device_ids,
+                                                              ArbiterOptions options = {});
 
   // A lease for one prover. A free device (one nobody holds and no higher-priority prover
   // waits for) is taken at once. Otherwise low priority gets a CPU lease at once (it never
@@ -52,16 +57,16 @@ class Arbiter {
   // and waits up to `wait` for any device to come free, then settles for the CPU.
   absl::StatusOr<DeviceLease> Acquire(Priority priority, absl::Duration wait);
 
-  size_t devices() const { return devices_; }
+  const std::vector<size_t>& device_ids() const { return ids_; }
   const LockDir& lock_dir() const { return dir_; }
   const ArbiterOptions& options() const { return options_; }
 
  private:
-  Arbiter(LockDir dir, size_t devices, ArbiterOptions options)
-      : dir_(std::move(dir)), devices_(devices), options_(options) {}
+  Arbiter(LockDir dir, std::vector<size_t> ids, ArbiterOptions options)
+      : dir_(std::move(dir)), ids_(std::move(ids)), options_(options) {}
 
   LockDir dir_;
-  size_t devices_;
+  std::vector<size_t> ids_;
   ArbiterOptions options_;
 };
 
@@ -73,8 +78,10 @@ class DeviceLease {
   ~DeviceLease() = default;  // the LockFiles close, dropping their locks
 
   Priority priority() const { return priority_; }
-  // The device owned, or nullopt on the CPU.
-  std::optional<size_t> device() const { return device_; }
+  // The device owned (its number, as in gpuN.lock), or nullopt on the CPU.
+  std::optional<size_t> device() const {
+    return device_.has_value() ? std::optional<size_t>(ids_[*device_]) : std::nullopt;
+  }
 
   // On a device: true when a higher-priority prover waits for it. Cheap to call before every
   // chunk: at most one lock probe per probe_interval.
@@ -95,7 +102,10 @@ class DeviceLease {
   };
 
   DeviceLease(const Arbiter& arbiter, Priority priority, std::vector<DeviceFiles> files)
-      : options_(arbiter.options()), priority_(priority), files_(std::move(files)) {}
+      : options_(arbiter.options()),
+        priority_(priority),
+        ids_(arbiter.device_ids()),
+        files_(std::move(files)) {}
 
   int level() const { return static_cast<int>(priority_); }
   // Someone holds a want flag above our level on device n.
@@ -106,8 +116,9 @@ class DeviceLease {
 
   ArbiterOptions options_;
   Priority priority_;
-  std::vector<DeviceFiles> files_;  // per device, this lease's own open descriptions
-  std::optional<size_t> device_;
+  std::vector<size_t> ids_;         // device numbers, by index
+  std::vector<DeviceFiles> files_;  // by index: this lease's own open descriptions
+  std::optional<size_t> device_;    // index of the device owned
   absl::Time next_probe_ = absl::InfinitePast();
   bool last_answer_ = false;
 };

@@ -10,8 +10,10 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "arbiter/arbiter.hpp"
 #include "daemon/atomic_file.hpp"
@@ -55,6 +57,29 @@ class StderrObserver final : public plan::ProofObserver {
  private:
   bool verbose_;
 };
+
+// The device numbers --gpus allows out of `count`: all for "auto", none for "none".
+absl::StatusOr<std::vector<size_t>> ParseGpus(const std::string& text, size_t count) {
+  std::vector<size_t> ids;
+  if (text == "none") return ids;
+  if (text == "auto") {
+    for (size_t n = 0; n < count; ++n) ids.push_back(n);
+    return ids;
+  }
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    size_t id = 0;
+    if (!absl::SimpleAtoi(part, &id)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--gpus: \"", part, "\" is not a device number (auto, none or e.g. 0,2)"));
+    }
+    if (id >= count) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--gpus: device ", id, " does not exist (", count, " device(s))"));
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
 
 absl::StatusOr<std::optional<std::vector<uint8_t>>> ParseSeed(const std::string& hex) {
   if (hex.empty()) return std::nullopt;
@@ -100,8 +125,8 @@ void AddProveFlags(CLI::App& app, ProveCommand& command) {
   app.add_option("--lock-dir", command.lock_dir,
                  "the lock directory shared by every prover of this host (default: "
                  "<temp dir>/provd-locks)");
-  app.add_option("--gpus", command.gpus, "auto: the GPUs found; none: CPU only")
-      ->check(CLI::IsMember({"auto", "none"}));
+  app.add_option("--gpus", command.gpus,
+                 "auto: every GPU; none: CPU only; or a list of device numbers, e.g. 0,2");
   app.add_option("--simulated-gpus", command.simulated_gpus,
                  "arbitrate N simulated GPUs (for machines without one: tests, demos)");
   app.add_option("--simulated-gpu-latency-ms", command.simulated_gpu_latency_ms,
@@ -117,6 +142,11 @@ int RunProve(const ProveCommand& command) {
   absl::StatusOr<std::optional<std::vector<uint8_t>>> seed = ParseSeed(command.seed_hex);
   if (!seed.ok()) {
     std::cerr << "provd prove: " << seed.status().message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<std::vector<size_t>> gpu_ids = ParseGpus(command.gpus, command.simulated_gpus);
+  if (!gpu_ids.ok()) {
+    std::cerr << "provd prove: " << gpu_ids.status().message() << "\n";
     return kExitUsage;
   }
   if (command.backend == "gpu" && command.simulated_gpus == 0) {
@@ -158,11 +188,11 @@ int RunProve(const ProveCommand& command) {
   std::optional<arbiter::DeviceLease> lease;
   // Only simulated GPUs have a backend yet; real ones are left alone (no lock files touched)
   // until the CUDA backend lands, as with --gpus none.
-  if (command.simulated_gpus > 0 && command.gpus != "none" && command.backend != "cpu") {
-    absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> opened =
-        arbiter::Arbiter::Open(command.lock_dir.empty() ? arbiter::DefaultLockDir()
-                                                        : std::filesystem::path(command.lock_dir),
-                               command.simulated_gpus);
+  if (!gpu_ids->empty() && command.backend != "cpu") {
+    absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> opened = arbiter::Arbiter::OpenDevices(
+        command.lock_dir.empty() ? arbiter::DefaultLockDir()
+                                 : std::filesystem::path(command.lock_dir),
+        *gpu_ids);
     if (!opened.ok()) {
       std::cerr << "provd prove: " << opened.status().ToString() << "\n";
       return kExitFailed;

@@ -336,6 +336,16 @@ TEST(ProveCommand, WritesVerifiableFilesAndFailsClearly) {
   testing::ExitInfo bad_seed = prove({"--seed", "xyz"});
   EXPECT_TRUE(bad_seed.exited && bad_seed.code == 2);
   EXPECT_THAT(bad_seed.stderr_text, HasSubstr("--seed"));
+  const std::string locks = (dir / "locks").string();
+  testing::ExitInfo second_gpu =
+      prove({"--simulated-gpus", "2", "--gpus", "1", "--lock-dir", locks, "--seed", "00ff"});
+  EXPECT_TRUE(second_gpu.exited && second_gpu.code == 0) << second_gpu.stderr_text;
+  EXPECT_THAT(second_gpu.stderr_text, HasSubstr("granted device 1"));
+  EXPECT_EQ(testing::ReadFile(dir / "proof.json"), first);  // same bytes on a (simulated) GPU
+  testing::ExitInfo no_such_gpu =
+      prove({"--simulated-gpus", "2", "--gpus", "5", "--lock-dir", locks});
+  EXPECT_TRUE(no_such_gpu.exited && no_such_gpu.code == 2);
+  EXPECT_THAT(no_such_gpu.stderr_text, HasSubstr("device 5 does not exist"));
   testing::ExitInfo gpu = prove({"--backend", "gpu"});
   EXPECT_TRUE(gpu.exited && gpu.code == 1);
   EXPECT_THAT(gpu.stderr_text, HasSubstr("no GPU prover backend"));

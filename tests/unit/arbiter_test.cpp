@@ -163,6 +163,20 @@ TEST_F(ArbiterTest, NoTwoLeasesEverOwnADeviceUnderStress) {
   EXPECT_GT(grants.load(), 20);
 }
 
+TEST_F(ArbiterTest, ASubsetOfDevicesArbitratesOnlyThose) {
+  absl::StatusOr<std::unique_ptr<Arbiter>> only_one = Arbiter::OpenDevices(dir_ / "locks", {1});
+  ASSERT_THAT(only_one, IsOk());
+  DeviceLease on_one = Acquire(**only_one, Priority::kLow);
+  EXPECT_EQ(on_one.device(), std::optional<size_t>(1));
+  auto both = Open(2);
+  DeviceLease first = Acquire(*both, Priority::kLow);
+  DeviceLease second = Acquire(*both, Priority::kLow);
+  EXPECT_EQ(first.device(), std::optional<size_t>(0));
+  EXPECT_EQ(second.device(), std::nullopt);  // device 1 is taken through the subset arbiter
+  EXPECT_THAT(Arbiter::OpenDevices(dir_ / "locks", {2, 2}),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("twice")));
+}
+
 TEST_F(ArbiterTest, InspectionNamesTheHolderAndTheWaiters) {
   auto arbiter = Open(2);
   DeviceLease low = Acquire(*arbiter, Priority::kLow);
