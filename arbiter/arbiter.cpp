@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -30,6 +31,10 @@ absl::StatusOr<std::unique_ptr<Arbiter>> Arbiter::OpenDevices(const std::filesys
   }
   absl::StatusOr<LockDir> dir = LockDir::Open(lock_dir);
   if (!dir.ok()) return dir.status();
+  absl::StatusOr<LockFile> probe =
+      LockFile::Open(*dir, absl::StrCat("gpu", device_ids[0], ".lock"));
+  if (!probe.ok()) return probe.status();
+  if (absl::Status s = probe->CheckLocksWork(); !s.ok()) return s;
   return std::unique_ptr<Arbiter>(new Arbiter(*std::move(dir), std::move(device_ids), options));
 }
 
@@ -59,32 +64,52 @@ absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration w
   }
   if (priority == Priority::kLow || wait <= absl::ZeroDuration()) return lease;
 
-  // Flag the device whose holder has the lowest priority (preempt the cheapest victim), then
-  // wait for any device to come free. The flag is held until the lease ends or settles.
-  size_t target = 0;
-  int lowest = kPriorityLevels;
-  for (size_t n = 0; n < ids_.size(); ++n) {
-    std::optional<int> holder = lease.HolderLevel(n);
-    const int level = holder.value_or(-1);  // released meanwhile: the best target
-    if (level < lowest) {
-      lowest = level;
-      target = n;
-    }
-  }
-  LockFile& flag = lease.files_[target].want[lease.level()];
-  flag.TryLock(LockMode::kShared);  // shared flags never conflict with each other
+  // Flag a device held at a lower priority and wait for any device to come free. The target is
+  // chosen again on every poll, so that two waiters spread over two victims, and a flag left on
+  // a device another waiter already won moves on.
   const absl::Time deadline = absl::Now() + wait;
   while (absl::Now() < deadline) {
     for (size_t n = 0; n < ids_.size(); ++n) {
-      if (lease.TryTake(n)) {
-        flag.Unlock();
-        return lease;
-      }
+      if (lease.TryTake(n)) return lease;
     }
+    lease.UpdateFlag();
     absl::SleepFor(options_.poll_interval);
   }
-  flag.Unlock();  // the holder does not yield (not a provd prover?): carry on on the CPU
+  // The holders did not yield in time (not provd provers?): carry on on the CPU. The flag
+  // stays up, so a holder that yields later still hands over (TryReturn takes it then).
   return lease;
+}
+
+void DeviceLease::UpdateFlag() {
+  if (level() == 0) return;  // nobody to preempt below the lowest level
+  std::optional<size_t> best;
+  bool best_contested = true;
+  int best_holder = level();
+  for (size_t n = 0; n < files_.size(); ++n) {
+    const std::optional<int> holder = HolderLevel(n);
+    if (!holder.has_value() || *holder >= level()) continue;  // free, or not ours to preempt
+    bool contested = false;  // another waiter at our level or above already flags it
+    for (int p = level(); p < kPriorityLevels; ++p) {
+      contested = contested || files_[n].want[p].OthersHold(LockMode::kExclusive);
+    }
+    if (!best || (best_contested && !contested) ||
+        (best_contested == contested && *holder < best_holder)) {
+      best = n;
+      best_contested = contested;
+      best_holder = *holder;
+    }
+  }
+  if (best == flagged_) return;
+  DropFlag();
+  if (best.has_value() && files_[*best].want[level()].TryLock(LockMode::kShared)) {
+    flagged_ = best;  // shared flags never conflict with each other
+  }
+}
+
+void DeviceLease::DropFlag() {
+  if (!flagged_.has_value()) return;
+  files_[*flagged_].want[level()].Unlock();
+  flagged_.reset();
 }
 
 bool DeviceLease::HigherWaits(size_t n) const {
@@ -105,9 +130,15 @@ bool DeviceLease::TryTake(size_t n) {
   // Never take a device a higher-priority prover waits for: it would have to yield at once.
   if (HigherWaits(n)) return false;
   DeviceFiles& device = files_[n];
-  if (!device.gpu.TryLock(LockMode::kExclusive)) return false;
+  // The held flag goes up before the device lock, so that a device whose lock is taken always
+  // shows its holder's level to a waiter choosing whom to preempt.
   device.held[level()].TryLock(LockMode::kShared);
+  if (!device.gpu.TryLock(LockMode::kExclusive)) {
+    device.held[level()].Unlock();
+    return false;
+  }
   device.gpu.WriteRecord(HolderRecord(::getpid(), priority_, absl::Now()));
+  DropFlag();
   device_ = n;
   next_probe_ = absl::InfinitePast();
   return true;
@@ -140,7 +171,32 @@ bool DeviceLease::TryReturn() {
   for (size_t n = 0; n < files_.size(); ++n) {
     if (TryTake(n)) return true;
   }
+  UpdateFlag();  // a high lease on the CPU keeps asking for a device
   return false;
+}
+
+DeviceLease::DeviceLease(DeviceLease&& other) noexcept
+    : options_(other.options_),
+      priority_(other.priority_),
+      ids_(std::move(other.ids_)),
+      files_(std::move(other.files_)),
+      device_(std::exchange(other.device_, std::nullopt)),
+      flagged_(std::exchange(other.flagged_, std::nullopt)),
+      next_probe_(other.next_probe_),
+      last_answer_(other.last_answer_) {}
+
+DeviceLease& DeviceLease::operator=(DeviceLease&& other) noexcept {
+  if (this != &other) {
+    options_ = other.options_;
+    priority_ = other.priority_;
+    ids_ = std::move(other.ids_);
+    files_ = std::move(other.files_);  // closing our old descriptions drops their locks
+    device_ = std::exchange(other.device_, std::nullopt);
+    flagged_ = std::exchange(other.flagged_, std::nullopt);
+    next_probe_ = other.next_probe_;
+    last_answer_ = other.last_answer_;
+  }
+  return *this;
 }
 
 }  // namespace provd::arbiter

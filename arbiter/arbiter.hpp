@@ -73,11 +73,14 @@ class Arbiter {
 // One prover's claim: a GPU or the CPU. Move-only; destruction releases every lock it holds.
 class DeviceLease {
  public:
-  DeviceLease(DeviceLease&&) noexcept = default;
-  DeviceLease& operator=(DeviceLease&&) noexcept = default;
+  // A moved-from lease owns nothing and is on the CPU.
+  DeviceLease(DeviceLease&& other) noexcept;
+  DeviceLease& operator=(DeviceLease&& other) noexcept;
   ~DeviceLease() = default;  // the LockFiles close, dropping their locks
 
   Priority priority() const { return priority_; }
+  // The devices this lease arbitrates over (their numbers).
+  const std::vector<size_t>& device_ids() const { return ids_; }
   // The device owned (its number, as in gpuN.lock), or nullopt on the CPU.
   std::optional<size_t> device() const {
     return device_.has_value() ? std::optional<size_t>(ids_[*device_]) : std::nullopt;
@@ -90,7 +93,9 @@ class DeviceLease {
   // CPU.
   void Yield();
   // On the CPU: takes a device that is free and that no higher-priority prover waits for;
-  // true if the lease is now on a device. At most one round of probes per probe_interval.
+  // true if the lease is now on a device. A high lease that finds none keeps its flag up on a
+  // device held at low priority, so that holder yields to it. At most one round of probes per
+  // probe_interval.
   bool TryReturn();
 
  private:
@@ -113,12 +118,17 @@ class DeviceLease {
   // The lowest priority level holding device n, or nullopt if nobody holds it.
   std::optional<int> HolderLevel(size_t n) const;
   bool TryTake(size_t n);
+  // Keeps this lease's want flag on the best device to preempt: one held at a lower priority,
+  // preferably not flagged by another waiter yet, lowest holder first. Moves or drops it.
+  void UpdateFlag();
+  void DropFlag();
 
   ArbiterOptions options_;
   Priority priority_;
   std::vector<size_t> ids_;         // device numbers, by index
   std::vector<DeviceFiles> files_;  // by index: this lease's own open descriptions
   std::optional<size_t> device_;    // index of the device owned
+  std::optional<size_t> flagged_;   // index of the device our want flag is up on
   absl::Time next_probe_ = absl::InfinitePast();
   bool last_answer_ = false;
 };

@@ -48,6 +48,26 @@ absl::StatusOr<LockFile> LockFile::Open(const LockDir& dir, const std::string& n
   return LockFile(fd);
 }
 
+absl::StatusOr<LockFile> LockFile::OpenExisting(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("lock file ", path.string(), ": cannot open: ", std::strerror(errno)));
+  }
+  return LockFile(fd);
+}
+
+absl::Status LockFile::CheckLocksWork() const {
+  struct flock fl = WholeFile(F_WRLCK);
+  while (::fcntl(fd_, F_OFD_GETLK, &fl) != 0) {
+    if (errno == EINTR) continue;
+    return absl::FailedPreconditionError(
+        absl::StrCat("lock dir: open-file-description locks do not work here (",
+                     std::strerror(errno), "); put the lock dir on a local file system"));
+  }
+  return absl::OkStatus();
+}
+
 LockFile::LockFile(LockFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)), locked_(std::exchange(other.locked_, false)) {}
 

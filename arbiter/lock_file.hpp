@@ -7,6 +7,7 @@
 // never wedges a GPU. F_OFD_GETLK tests for a conflicting lock without taking anything.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,9 @@ class LockFile {
   // Opens (creating, mode 0660) `name` in `dir`: O_CLOEXEC so children never inherit a lock,
   // O_NOFOLLOW so a planted symlink cannot redirect it. Lock files are never unlinked.
   static absl::StatusOr<LockFile> Open(const LockDir& dir, const std::string& name);
+  // Opens an existing lock file read-only, changing nothing: for inspection (`provd locks`),
+  // which may run as a user who cannot write the lock dir. OthersHold() works on it.
+  static absl::StatusOr<LockFile> OpenExisting(const std::filesystem::path& path);
 
   LockFile(LockFile&& other) noexcept;
   LockFile& operator=(LockFile&& other) noexcept;
@@ -35,6 +39,9 @@ class LockFile {
   // True when another open file description (this process or another) holds a lock that
   // conflicts with `mode`; our own lock never counts. Takes nothing.
   bool OthersHold(LockMode mode) const;
+  // FAILED_PRECONDITION when the file system cannot do open-file-description locks (some network
+  // file systems): arbitration would silently never work there.
+  absl::Status CheckLocksWork() const;
   // Replaces the file's contents with `text`, best effort (a record for humans and tools; the
   // protocol never reads it). Call only while holding the exclusive lock.
   void WriteRecord(const std::string& text);

@@ -107,18 +107,17 @@ absl::StatusOr<std::vector<DeviceLockStatus>> InspectLockDir(
 
   std::vector<DeviceLockStatus> out;
   for (auto& [n, device] : devices) {
-    // Held now? Ask the lock itself (works for every user), then name the holder from its
-    // record, and from /proc when that is visible.
-    absl::StatusOr<LockDir> opened = LockDir::Open(dir);
-    if (opened.ok()) {
-      absl::StatusOr<LockFile> gpu = LockFile::Open(*opened, absl::StrCat("gpu", n, ".lock"));
-      if (gpu.ok() && gpu->OthersHold(LockMode::kShared)) {
-        std::optional<LockHolder> holder =
-            ParseHolderRecord(ReadSmallFile(dir / absl::StrCat("gpu", n, ".lock")));
-        device.holder = holder.value_or(LockHolder{});
-        if (auto it = holder_pids.find(n); it != holder_pids.end() && it->second) {
-          device.holder->pid = *it->second;
-        }
+    // Held now? Ask the lock itself (works for every user who can read the file), then name
+    // the holder from its record, and from /proc when that is visible.
+    const std::filesystem::path path = dir / absl::StrCat("gpu", n, ".lock");
+    absl::StatusOr<LockFile> gpu = LockFile::OpenExisting(path);
+    if (!gpu.ok()) {
+      device.error = std::string(gpu.status().message());
+    } else if (gpu->OthersHold(LockMode::kShared)) {
+      std::optional<LockHolder> holder = ParseHolderRecord(ReadSmallFile(path));
+      device.holder = holder.value_or(LockHolder{});
+      if (auto it = holder_pids.find(n); it != holder_pids.end() && it->second) {
+        device.holder->pid = *it->second;
       }
     }
     out.push_back(std::move(device));

@@ -20,9 +20,9 @@
 namespace provd::arbiter {
 
 struct LockHolder {
-  pid_t pid = 0;
+  pid_t pid = 0;  // 0: unknown (no record, and the process is not visible)
   Priority priority = Priority::kLow;
-  absl::Time since;
+  absl::Time since = absl::InfinitePast();  // InfinitePast: unknown
 };
 
 struct LockWaiter {
@@ -33,6 +33,7 @@ struct LockWaiter {
 struct DeviceLockStatus {
   size_t device = 0;
   std::optional<LockHolder> holder;  // nullopt: free
+  std::string error;                 // set when the state could not be read
   std::vector<LockWaiter> waiters;
 };
 
@@ -41,8 +42,8 @@ struct DeviceLockStatus {
 std::string HolderRecord(pid_t pid, Priority priority, absl::Time since);
 std::optional<LockHolder> ParseHolderRecord(const std::string& text);
 
-// Every device that has a gpuN.lock in `lock_dir`. FAILED_PRECONDITION if the directory cannot
-// be read.
+// Every device that has a gpuN.lock in `lock_dir`. Changes nothing: files are opened
+// read-only. FAILED_PRECONDITION if the directory cannot be read.
 absl::StatusOr<std::vector<DeviceLockStatus>> InspectLockDir(const std::filesystem::path& lock_dir);
 
 }  // namespace provd::arbiter

@@ -28,11 +28,16 @@ int RunLocks(const LocksCommand& command) {
     nlohmann::json entry = {
         {"device", device.device}, {"holder", nullptr}, {"waiters", nlohmann::json::array()}};
     if (device.holder) {
-      entry["holder"] = {{"pid", device.holder->pid},
-                         {"priority", arbiter::PriorityName(device.holder->priority)},
-                         {"since", absl::FormatTime(absl::RFC3339_full, device.holder->since,
-                                                    absl::UTCTimeZone())}};
+      const arbiter::LockHolder& h = *device.holder;
+      entry["holder"] = {{"pid", h.pid != 0 ? nlohmann::json(h.pid) : nlohmann::json(nullptr)},
+                         {"priority", h.pid != 0 ? nlohmann::json(arbiter::PriorityName(h.priority))
+                                                 : nlohmann::json(nullptr)},
+                         {"since", h.since != absl::InfinitePast()
+                                       ? nlohmann::json(absl::FormatTime(
+                                             absl::RFC3339_full, h.since, absl::UTCTimeZone()))
+                                       : nlohmann::json(nullptr)}};
     }
+    if (!device.error.empty()) entry["error"] = device.error;
     for (const arbiter::LockWaiter& waiter : device.waiters) {
       entry["waiters"].push_back(
           {{"pid", waiter.pid}, {"priority", arbiter::PriorityName(waiter.priority)}});

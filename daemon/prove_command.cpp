@@ -155,9 +155,10 @@ int RunProve(const ProveCommand& command) {
                  "--backend cpu or auto\n";
     return kExitFailed;
   }
-  if (command.priority == "low" && command.low_priority_nice > 0) {
-    // Before the pool exists: Linux applies a nice value per thread, and new threads inherit
-    // the creator's.
+  const bool arbitrating = !gpu_ids->empty() && command.backend != "cpu";
+  if (arbitrating && command.priority == "low" && command.low_priority_nice > 0) {
+    // Only a prover that arbitrates has someone to make room for. Before the pool exists:
+    // Linux applies a nice value per thread, and new threads inherit the creator's.
     if (::setpriority(PRIO_PROCESS, 0, command.low_priority_nice) != 0) {
       std::cerr << "provd prove: cannot lower the CPU priority: " << std::strerror(errno) << "\n";
     }
@@ -188,7 +189,7 @@ int RunProve(const ProveCommand& command) {
   std::optional<arbiter::DeviceLease> lease;
   // Only simulated GPUs have a backend yet; real ones are left alone (no lock files touched)
   // until the CUDA backend lands, as with --gpus none.
-  if (!gpu_ids->empty() && command.backend != "cpu") {
+  if (arbitrating) {
     absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> opened = arbiter::Arbiter::OpenDevices(
         command.lock_dir.empty() ? arbiter::DefaultLockDir()
                                  : std::filesystem::path(command.lock_dir),

@@ -1,5 +1,6 @@
 #include "prover_core/groth16/groth16.hpp"
 
+#include "absl/strings/str_cat.h"
 #include "prover_core/cpu_backend.hpp"
 #include "prover_core/groth16/proof_format.hpp"
 #include "prover_core/plan/lease_placement.hpp"
@@ -30,9 +31,14 @@ absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& wi
                                      const ProveOptions& options, ThreadPool& pool,
                                      const DevicePlan& devices, plan::ProofObserver* observer,
                                      const std::atomic<bool>* cancelled) {
-  if (devices.lease != nullptr && devices.simulated_gpus == 0) {
-    return absl::FailedPreconditionError(
-        "a device lease but no device backend: this build has no CUDA prover backend yet");
+  if (devices.lease != nullptr) {
+    for (size_t id : devices.lease->device_ids()) {
+      if (id >= devices.simulated_gpus) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "the lease arbitrates device ", id, " but there is no backend for it (",
+            devices.simulated_gpus, " simulated GPUs; this build has no CUDA prover backend)"));
+      }
+    }
   }
   return std::visit(
       [&]<typename E>(

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 
@@ -95,7 +96,12 @@ absl::StatusOr<AnyProvingKey> ProvingKeyCache::Get(const std::string& name) {
   if (generation != 0) {
     // Loaded outside the lock: other keys stay available meanwhile, and callers asking for
     // this one wait on the future instead of loading it again.
-    absl::StatusOr<AnyProvingKey> key = LoadProvingKey(key_id);
+    absl::StatusOr<AnyProvingKey> key = absl::InternalError("unset");
+    try {
+      key = LoadProvingKey(key_id);
+    } catch (const std::bad_alloc&) {  // e.g. the index of a huge key: an error, not a crash
+      key = absl::ResourceExhaustedError(absl::StrCat("key \"", name, "\": out of memory"));
+    }
     const uint64_t bytes = key.ok() ? KeyBytes(*key) : 0;
     promise.set_value(std::move(key));
     std::lock_guard<std::mutex> lock(mutex_);

@@ -1,7 +1,8 @@
 // A read-only memory map of a whole file, released on destruction. Proving keys are often GBs:
 // mapping them lets the prover read the sections it needs in chunks without copying the file
-// into RAM. The file must not be truncated or rewritten in place while mapped (replace keys by
-// rename); readers still bounds-check what they read so a changed file gives an error, not UB.
+// into RAM. The file must never be truncated or rewritten in place while mapped: reading a page
+// past a truncation kills the process with SIGBUS. Replace keys by rename (write a new file,
+// then rename it over the old one); `cp` onto a key in use is exactly what must not happen.
 #pragma once
 
 #include <cstdint>

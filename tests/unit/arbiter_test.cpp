@@ -116,6 +116,51 @@ TEST_F(ArbiterTest, TheLowestPriorityHolderIsPreempted) {
   EXPECT_FALSE(high_holder.should_yield());
 }
 
+TEST_F(ArbiterTest, TwoHighsArrivingTogetherPreemptBothLows) {
+  auto arbiter = Open(2);
+  DeviceLease a = Acquire(*arbiter, Priority::kLow);
+  DeviceLease b = Acquire(*arbiter, Priority::kLow);
+  ASSERT_TRUE(a.device().has_value() && b.device().has_value());
+  std::optional<DeviceLease> h1, h2;
+  std::thread t1([&] { h1.emplace(Acquire(*arbiter, Priority::kHigh, absl::Seconds(10))); });
+  std::thread t2([&] { h2.emplace(Acquire(*arbiter, Priority::kHigh, absl::Seconds(10))); });
+  // The lows behave like provers between chunks until both highs are served.
+  const bool both_yielded = Eventually([&] {
+    for (DeviceLease* low : {&a, &b}) {
+      if (low->should_yield()) low->Yield();
+    }
+    return !a.device().has_value() && !b.device().has_value();
+  });
+  t1.join();
+  t2.join();
+  EXPECT_TRUE(both_yielded);
+  ASSERT_TRUE(h1->device().has_value());
+  ASSERT_TRUE(h2->device().has_value());
+  EXPECT_NE(*h1->device(), *h2->device());
+}
+
+TEST_F(ArbiterTest, AHighThatSettledForTheCpuStillTakesTheDeviceLater) {
+  auto arbiter = Open(1);
+  DeviceLease low = Acquire(*arbiter, Priority::kLow);
+  DeviceLease high = Acquire(*arbiter, Priority::kHigh, absl::Milliseconds(20));
+  EXPECT_EQ(high.device(), std::nullopt);  // the low did not yield in time (it was busy)
+  ASSERT_TRUE(Eventually([&] { return low.should_yield(); }));  // but the flag is still up
+  low.Yield();
+  EXPECT_TRUE(Eventually([&] { return high.TryReturn(); }));
+  EXPECT_FALSE(low.TryReturn());
+}
+
+TEST_F(ArbiterTest, AMovedFromLeaseOwnsNothing) {
+  auto arbiter = Open(1);
+  DeviceLease first = Acquire(*arbiter, Priority::kLow);
+  DeviceLease second = std::move(first);
+  EXPECT_EQ(second.device(), std::optional<size_t>(0));
+  EXPECT_EQ(first.device(), std::nullopt);  // NOLINT(bugprone-use-after-move): what we test
+  EXPECT_FALSE(first.should_yield());
+  first.Yield();
+  EXPECT_EQ(second.device(), std::optional<size_t>(0));
+}
+
 TEST_F(ArbiterTest, NoTwoLeasesEverOwnADeviceUnderStress) {
   auto arbiter = Open(2);
   std::array<std::atomic<int>, 2> owner{-1, -1};
