@@ -10,6 +10,7 @@ find_package(fmt CONFIG REQUIRED)
 find_package(prometheus-cpp CONFIG REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(OpenSSL REQUIRED)       # SHA-2 for proof randomness and input digests
+find_package(SQLite3 REQUIRED)       # the job store
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
   # Debian's libcli11-dev ships the header and a pkg-config file; wrap it in a target.

@@ -13,7 +13,7 @@
 namespace provd::daemon {
 
 absl::Status WriteFileAtomically(const std::filesystem::path& path,
-                                 std::span<const uint8_t> contents) {
+                                 std::span<const uint8_t> contents, unsigned mode) {
   std::string temp = path.string() + ".tmpXXXXXX";
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   auto fail = [&](const char* step) {
@@ -22,7 +22,7 @@ absl::Status WriteFileAtomically(const std::filesystem::path& path,
         absl::StrCat(path.string(), ": cannot ", step, ": ", std::strerror(error)));
   };
   if (fd < 0) return fail("create a temp file beside it");
-  bool ok = ::fchmod(fd, 0644) == 0;
+  bool ok = ::fchmod(fd, static_cast<mode_t>(mode)) == 0;
   size_t written = 0;
   while (ok && written < contents.size()) {
     const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
@@ -41,6 +41,26 @@ absl::Status WriteFileAtomically(const std::filesystem::path& path,
 absl::Status WriteFileAtomically(const std::filesystem::path& path, std::string_view contents) {
   return WriteFileAtomically(
       path, std::span(reinterpret_cast<const uint8_t*>(contents.data()), contents.size()));
+}
+
+absl::Status WriteFileDurably(const std::filesystem::path& path, std::string_view contents,
+                              unsigned mode) {
+  if (absl::Status s = WriteFileAtomically(
+          path, std::span(reinterpret_cast<const uint8_t*>(contents.data()), contents.size()),
+          mode);
+      !s.ok()) {
+    return s;
+  }
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int error = errno;
+    if (fd >= 0) ::close(fd);
+    return absl::FailedPreconditionError(
+        absl::StrCat(dir.string(), ": cannot sync the directory: ", std::strerror(error)));
+  }
+  ::close(fd);
+  return absl::OkStatus();
 }
 
 }  // namespace provd::daemon

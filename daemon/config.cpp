@@ -68,6 +68,52 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
                  "Once serving, write the bound addresses here as JSON (for scripts and tests)");
   app.add_flag("--print-config", config.print_config,
                "Print the effective configuration as JSON and exit");
+  app.set_config("--config", "",
+                 "TOML file of settings named like the flags (listen = \"...\"); flags win");
+
+  app.add_option("--cpu-workers", config.cpu_workers, "Jobs proving at once on the CPU")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  app.add_option("--gpu-workers", config.gpu_workers, "Jobs proving at once per GPU")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
+  app.add_option("--max-queued-jobs", config.max_queued_jobs,
+                 "Queued jobs beyond which SubmitJob answers RESOURCE_EXHAUSTED")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{10'000'000}));
+  app.add_option("--retention-hours", config.retention_hours,
+                 "How long finished jobs (and their results) are kept")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 24.0 * 3650));
+  app.add_option("--key-cache-bytes", config.key_cache_bytes,
+                 "Proving keys kept loaded, in bytes (least recently used out first)")
+      ->capture_default_str();
+  app.add_option("--threads", config.threads, "Compute threads (0: all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 4096));
+  app.add_option("--low-priority-nice", config.low_priority_nice,
+                 "nice value of low-priority proofs' threads, so urgent ones get the cores "
+                 "(0: same as high)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 19));
+  app.add_option("--high-priority-gpu-wait", config.high_priority_gpu_wait_seconds,
+                 "Seconds a high-priority job waits for a GPU before it starts on the CPU")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--msm-chunk-points", config.msm_chunk_points,
+                 "Points per MSM chunk: a GPU can change hands between chunks (0: no chunks)")
+      ->capture_default_str();
+  app.add_option("--ntt-chunk-stages", config.ntt_chunk_stages,
+                 "NTT stages per chunk (0: a whole transform per chunk)")
+      ->capture_default_str();
+  app.add_option("--simulated-gpus", config.simulated_gpus,
+                 "Arbitrate this many simulated GPUs (computed on the CPU; for tests and demos)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
+  app.add_option("--simulated-gpu-latency-ms", config.simulated_gpu_latency_ms,
+                 "Added latency of every simulated GPU kernel call")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 60000.0));
 }
 
 absl::Status FinalizeServeConfig(ServeConfig& config) {
@@ -124,6 +170,18 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"max_message_bytes", config.max_message_bytes},
       {"shutdown_grace_seconds", config.shutdown_grace_seconds},
       {"ready_file", config.ready_file.string()},
+      {"cpu_workers", config.cpu_workers},
+      {"gpu_workers", config.gpu_workers},
+      {"max_queued_jobs", config.max_queued_jobs},
+      {"retention_hours", config.retention_hours},
+      {"key_cache_bytes", config.key_cache_bytes},
+      {"threads", config.threads},
+      {"low_priority_nice", config.low_priority_nice},
+      {"high_priority_gpu_wait", config.high_priority_gpu_wait_seconds},
+      {"msm_chunk_points", config.msm_chunk_points},
+      {"ntt_chunk_stages", config.ntt_chunk_stages},
+      {"simulated_gpus", config.simulated_gpus},
+      {"simulated_gpu_latency_ms", config.simulated_gpu_latency_ms},
   };
 }
 

@@ -30,6 +30,22 @@ struct ServeConfig {
   std::filesystem::path ready_file;  // written once serving: {"grpc": ..., "metrics": ...}
   bool print_config = false;
 
+  // Jobs.
+  uint32_t cpu_workers = 1;          // jobs proving at once without a GPU
+  uint32_t gpu_workers = 1;          // jobs per GPU at once
+  uint64_t max_queued_jobs = 10000;  // SubmitJob: RESOURCE_EXHAUSTED beyond
+  double retention_hours = 168;      // finished jobs are kept this long
+  uint64_t key_cache_bytes = 8ull << 30;
+  uint32_t threads = 0;  // compute threads; 0: all cores
+  int low_priority_nice = 19;
+  double high_priority_gpu_wait_seconds = 10;
+  uint64_t msm_chunk_points = 1ull << 18;
+  uint32_t ntt_chunk_stages = 0;
+
+  // Simulated GPUs (tests, demos): arbitrated like real ones, computed on the CPU.
+  uint32_t simulated_gpus = 0;
+  double simulated_gpu_latency_ms = 0;
+
   // Filled in by FinalizeServeConfig.
   ListenAddress listen_address;
   ListenAddress metrics_address;

@@ -5,6 +5,9 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
+#include <sys/resource.h>
+
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "daemon/directories.hpp"
@@ -16,6 +19,20 @@ namespace provd::daemon {
 namespace {
 
 constexpr char kProverServiceName[] = "provd.v1.Prover";
+// After the scheduler stopped, what is left of open RPCs (streams ending) gets this long.
+constexpr absl::Duration kRpcDrain = absl::Seconds(2);
+
+// A pool whose threads run at `nice`: threads inherit their creator's nice value on Linux, so
+// the pool is made from a thread that lowered its own priority first.
+std::unique_ptr<ThreadPool> MakeNicedPool(size_t threads, int nice) {
+  std::unique_ptr<ThreadPool> pool;
+  std::thread maker([&] {
+    if (nice > 0) (void)::setpriority(PRIO_PROCESS, 0, nice);
+    pool = std::make_unique<ThreadPool>(threads);
+  });
+  maker.join();
+  return pool;
+}
 
 }  // namespace
 
@@ -24,19 +41,7 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const ServeConfig& config)
   daemon->config_ = config;
 
   if (absl::Status s = PrepareDirectories(config.data_dir, config.key_dir); !s.ok()) return s;
-
-  daemon->gpus_ = DetectGpus();
-  for (const GpuDevice& device : daemon->gpus_.devices) spdlog::info("{}", Describe(device));
-  if (daemon->gpus_.devices.empty()) {
-    // No GPU: nothing to arbitrate, so no lock file is touched at all.
-    spdlog::info("no GPU in use ({}); proving on the CPU only", daemon->gpus_.why_none);
-  } else {
-    absl::StatusOr<arbiter::LockDir> lock_dir = arbiter::LockDir::Open(config.lock_dir);
-    if (!lock_dir.ok()) return lock_dir.status();
-    daemon->lock_dir_ = *std::move(lock_dir);
-    spdlog::info("arbitrating {} GPU(s) through lock dir {}", daemon->gpus_.devices.size(),
-                 daemon->lock_dir_->path().string());
-  }
+  if (absl::Status s = daemon->StartJobs(); !s.ok()) return s;
 
   daemon->metrics_ = std::make_unique<Metrics>(daemon->gpus_);
   if (!config.metrics_listen.empty()) {
@@ -45,57 +50,114 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const ServeConfig& config)
     daemon->metrics_endpoint_ = *std::move(endpoint);
     daemon->metrics_address_ = daemon->metrics_endpoint_->bound_address();
   }
+  if (absl::Status s = daemon->StartGrpc(); !s.ok()) return s;
+  return daemon;
+}
 
+absl::Status Daemon::StartJobs() {
+  absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(config_.data_dir);
+  if (!store.ok()) return store.status();
+  store_ = *std::move(store);
+
+  gpus_ = DetectGpus();
+  for (const GpuDevice& device : gpus_.devices) spdlog::info("{}", Describe(device));
+  JobRunnerOptions runner;
+  if (config_.simulated_gpus > 0) {
+    absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
+        arbiter::Arbiter::Open(config_.lock_dir, config_.simulated_gpus);
+    if (!arbiter.ok()) return arbiter.status();
+    arbiter_ = *std::move(arbiter);
+    runner.arbiter = arbiter_.get();
+    runner.simulated_gpus = config_.simulated_gpus;
+    runner.simulated.latency_per_call = absl::Milliseconds(config_.simulated_gpu_latency_ms);
+    spdlog::info("arbitrating {} simulated GPU(s) through lock dir {}", config_.simulated_gpus,
+                 arbiter_->lock_dir().path().string());
+  } else if (!gpus_.devices.empty()) {
+    // No lock file is touched: a GPU this daemon cannot use is not its to arbitrate.
+    spdlog::warn(
+        "{} GPU(s) found, but this build has no CUDA prover backend yet: proving on "
+        "the CPU",
+        gpus_.devices.size());
+  } else {
+    spdlog::info("no GPU in use ({}); proving on the CPU only", gpus_.why_none);
+  }
+
+  ConfigureDefaultThreadPool(config_.threads);
+  runner.high_pool = &DefaultThreadPool();
+  low_priority_pool_ = MakeNicedPool(runner.high_pool->size(), config_.low_priority_nice);
+  runner.low_pool = low_priority_pool_.get();
+  runner.high_priority_gpu_wait = absl::Seconds(config_.high_priority_gpu_wait_seconds);
+  runner.prove.msm_chunk_points = config_.msm_chunk_points;
+  runner.prove.ntt_chunk_stages = config_.ntt_chunk_stages;
+
+  keys_ = std::make_unique<groth16::ProvingKeyCache>(config_.key_dir, config_.key_cache_bytes);
+  runner_ = std::make_unique<JobRunner>(*store_, *keys_, hub_, runner);
+  SchedulerOptions scheduling;
+  const size_t gpu_count = arbiter_ != nullptr ? arbiter_->device_ids().size() : 0;
+  scheduling.slots = config_.cpu_workers + gpu_count * config_.gpu_workers;
+  scheduling.max_queued = static_cast<int64_t>(config_.max_queued_jobs);
+  scheduling.retention = absl::Seconds(config_.retention_hours * 3600);
+  scheduling.low_priority_nice = config_.low_priority_nice;
+  scheduler_ = std::make_unique<Scheduler>(*store_, *runner_, hub_, scheduling);
+  if (absl::Status s = scheduler_->Start(); !s.ok()) return s;
+  spdlog::info("{} job slot(s), {} compute thread(s), job store in {}", scheduling.slots,
+               runner.high_pool->size(), config_.data_dir.string());
+  return absl::OkStatus();
+}
+
+absl::Status Daemon::StartGrpc() {
   RequestLimits limits;
-  limits.max_witness_bytes = config.max_message_bytes;
-  daemon->service_ = std::make_unique<ProverService>(limits);
+  limits.max_witness_bytes = config_.max_message_bytes;
+  service_ = std::make_unique<ProverService>(limits, *store_, *scheduler_, *keys_, hub_);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int bound_port = 0;
-  // TLS and bearer tokens come with the job service; until then a non-loopback listener is
-  // allowed but loudly flagged.
-  builder.AddListeningPort(config.listen_address.ToString(), grpc::InsecureServerCredentials(),
+  builder.AddListeningPort(config_.listen_address.ToString(), grpc::InsecureServerCredentials(),
                            &bound_port);
   // gRPC sets SO_REUSEPORT by default, which would let a second daemon bind the same port and
   // silently take half of the connections. One port, one daemon.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.SetMaxReceiveMessageSize(static_cast<int>(config.max_message_bytes));
-  builder.RegisterService(daemon->service_.get());
-  daemon->server_ = builder.BuildAndStart();
-  if (daemon->server_ == nullptr || bound_port == 0) {
+  builder.SetMaxReceiveMessageSize(static_cast<int>(config_.max_message_bytes));
+  builder.RegisterService(service_.get());
+  server_ = builder.BuildAndStart();
+  if (server_ == nullptr || bound_port == 0) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "--listen ", config.listen, ": cannot listen (address in use or not available)"));
+        "--listen ", config_.listen, ": cannot listen (address in use or not available)"));
   }
-  if (config.listen_address.kind == ListenAddress::Kind::kUnix) {
-    daemon->grpc_address_ = config.listen_address.ToString();
+  if (config_.listen_address.kind == ListenAddress::Kind::kUnix) {
+    grpc_address_ = config_.listen_address.ToString();
   } else {
-    daemon->grpc_address_ = absl::StrCat(config.listen_address.host, ":", bound_port);
+    grpc_address_ = absl::StrCat(config_.listen_address.host, ":", bound_port);
   }
-  if (!config.listen_address.IsLoopback()) {
+  if (!config_.listen_address.IsLoopback()) {
     spdlog::warn("listening on {} without TLS: anyone who can reach it can submit jobs",
-                 daemon->grpc_address_);
+                 grpc_address_);
   }
-  grpc::HealthCheckServiceInterface* health = daemon->server_->GetHealthCheckService();
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
   health->SetServingStatus(kProverServiceName, true);
   health->SetServingStatus(true);
-  spdlog::info("provd {} serving on {}{}", kVersion, daemon->grpc_address_,
-               daemon->metrics_address_.empty()
+  spdlog::info("provd {} serving on {}{}", kVersion, grpc_address_,
+               metrics_address_.empty()
                    ? ""
-                   : absl::StrCat(", metrics on http://", daemon->metrics_address_, "/metrics"));
-  return daemon;
+                   : absl::StrCat(", metrics on http://", metrics_address_, "/metrics"));
+  return absl::OkStatus();
 }
 
 void Daemon::Shutdown(absl::Duration grace) {
   if (stopped_) return;
   stopped_ = true;
-  spdlog::info("shutting down: refusing new work, {}s for running requests",
-               absl::ToInt64Seconds(grace));
+  spdlog::info("shutting down: refusing new jobs, {} for running ones",
+               absl::FormatDuration(grace));
   if (server_ != nullptr) {
     server_->GetHealthCheckService()->SetServingStatus(false);
     service_->StartDraining();
-    server_->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+  }
+  if (scheduler_ != nullptr) scheduler_->Stop(grace);
+  if (server_ != nullptr) {
+    service_->StopStreams();
+    server_->Shutdown(absl::ToChronoTime(absl::Now() + kRpcDrain));
     server_->Wait();
   }
   metrics_endpoint_.reset();

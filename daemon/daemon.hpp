@@ -1,19 +1,26 @@
 // The running daemon: starts its parts in dependency order and stops them in reverse.
-//   start: directories -> GPUs -> lock dir (only with GPUs) -> metrics -> gRPC
-//   stop:  refuse new work -> gRPC (grace period) -> metrics
+//   start: directories -> job store -> arbiter (only with GPUs) -> compute pools -> key cache ->
+//          scheduler (requeues what was running) -> metrics -> gRPC
+//   stop:  refuse new jobs -> scheduler (running jobs get the grace period, the rest are
+//          requeued) -> end WatchJob streams -> gRPC -> metrics
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "arbiter/lock_dir.hpp"
+#include "arbiter/arbiter.hpp"
 #include "daemon/config.hpp"
+#include "daemon/jobs/event_hub.hpp"
+#include "daemon/jobs/job_runner.hpp"
+#include "daemon/jobs/scheduler.hpp"
 #include "daemon/metrics.hpp"
 #include "daemon/prover_service.hpp"
+#include "daemon/store/job_store.hpp"
 #include "prover_core/gpu_device.hpp"
+#include "prover_core/groth16/key_cache.hpp"
+#include "prover_core/thread_pool.hpp"
 
 namespace grpc {
 class Server;
@@ -27,8 +34,8 @@ class Daemon {
   static absl::StatusOr<std::unique_ptr<Daemon>> Start(const ServeConfig& config);
   ~Daemon();
 
-  // Marks the daemon NOT_SERVING, refuses new jobs, and gives running RPCs `grace` to finish
-  // before cancelling them. Idempotent.
+  // Marks the daemon NOT_SERVING, refuses new jobs, gives running jobs `grace` to finish and
+  // requeues the others, then stops serving. Idempotent.
   void Shutdown(absl::Duration grace);
 
   // The addresses actually bound (port 0 resolved); metrics is empty when disabled.
@@ -37,10 +44,18 @@ class Daemon {
 
  private:
   Daemon() = default;
+  absl::Status StartJobs();
+  absl::Status StartGrpc();
 
   ServeConfig config_;
   GpuInventory gpus_;
-  std::optional<arbiter::LockDir> lock_dir_;
+  std::unique_ptr<JobStore> store_;
+  EventHub hub_;
+  std::unique_ptr<arbiter::Arbiter> arbiter_;
+  std::unique_ptr<ThreadPool> low_priority_pool_;
+  std::unique_ptr<groth16::ProvingKeyCache> keys_;
+  std::unique_ptr<JobRunner> runner_;
+  std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<MetricsEndpoint> metrics_endpoint_;
   std::unique_ptr<ProverService> service_;

@@ -3,61 +3,173 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "daemon/grpc_status.hpp"
+#include "google/protobuf/util/time_util.h"
+#include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/witness_file.hpp"
 #include "spdlog/spdlog.h"
 
 namespace provd::daemon {
 namespace {
 
-absl::Status UnknownJob(absl::string_view job_id) {
-  return absl::NotFoundError(absl::StrCat("no job with id \"", job_id, "\""));
+using provd::v1::JobEvent;
+
+constexpr absl::Duration kCancelWait = absl::Seconds(5);
+// How often a WatchJob stream looks at its client and the daemon when nothing happens.
+constexpr absl::Duration kWatchPoll = absl::Milliseconds(500);
+
+absl::Status Draining() {
+  return absl::UnavailableError("provd is shutting down; retry on another host or later");
+}
+
+bool IsFinalEvent(const JobEvent& event) {
+  return event.has_succeeded() || event.has_failed() || event.has_cancelled();
+}
+
+// Errors about the caller's input say which field they are about.
+absl::Status AsFieldError(absl::string_view field, const absl::Status& status) {
+  if (absl::IsInvalidArgument(status) || absl::IsNotFound(status)) {
+    return absl::InvalidArgumentError(absl::StrCat(field, ": ", status.message()));
+  }
+  return status;
 }
 
 }  // namespace
 
+absl::Status ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
+  absl::StatusOr<groth16::AnyProvingKey> key = keys_.Get(spec.zkey_name());
+  if (!key.ok()) return AsFieldError("spec.groth16.zkey_name", key.status());
+  const std::string& bytes = spec.witness();
+  absl::StatusOr<groth16::Witness> witness = groth16::ParseWitness(
+      std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), "witness");
+  if (!witness.ok()) return AsFieldError("spec.groth16.witness", witness.status());
+  if (absl::Status s = groth16::CheckWitnessFits(*key, *witness); !s.ok()) {
+    return AsFieldError("spec.groth16.witness", s);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ProverService::Submit(const provd::v1::SubmitJobRequest& request,
+                                   provd::v1::SubmitJobResponse& response) {
+  if (draining_.load(std::memory_order_relaxed)) return Draining();
+  if (absl::Status s = ValidateSubmitJob(request, limits_); !s.ok()) return s;
+  // A retry of an accepted request gets its job back, even when the queue is full by now.
+  if (!request.request_id().empty()) {
+    absl::StatusOr<std::optional<provd::v1::Job>> existing =
+        store_.FindByRequestId(request.request_id());
+    if (!existing.ok()) return existing.status();
+    if (existing->has_value()) {
+      *response.mutable_job() = **existing;
+      response.set_deduplicated(true);
+      return absl::OkStatus();
+    }
+  }
+  const provd::v1::Groth16Spec& spec = request.spec().groth16();
+  if (absl::Status s = CheckGroth16(spec); !s.ok()) return s;
+  if (scheduler_.Full()) {
+    return absl::ResourceExhaustedError(
+        "the job queue is full; retry later (the limit is --max-queued-jobs)");
+  }
+  JobSubmission submission;
+  submission.priority = request.priority();
+  submission.zkey_name = spec.zkey_name();
+  submission.witness = spec.witness();
+  submission.seed = spec.seed();
+  submission.request_id = request.request_id();
+  if (request.has_deadline()) {
+    submission.deadline = absl::Nanoseconds(
+        google::protobuf::util::TimeUtil::DurationToNanoseconds(request.deadline()));
+  }
+  absl::StatusOr<SubmitOutcome> outcome = store_.Submit(submission);
+  if (!outcome.ok()) return outcome.status();
+  if (!outcome->deduplicated) {
+    QueuedJob queued;
+    queued.id = outcome->job.id();
+    queued.priority = outcome->job.priority();
+    queued.order = outcome->order;
+    if (submission.deadline) {
+      queued.expires_at =
+          absl::FromUnixNanos(
+              google::protobuf::util::TimeUtil::TimestampToNanoseconds(outcome->job.created_at())) +
+          *submission.deadline;
+    }
+    scheduler_.Enqueue(queued);
+    hub_.Notify();
+  }
+  *response.mutable_job() = std::move(outcome->job);
+  response.set_deduplicated(outcome->deduplicated);
+  return absl::OkStatus();
+}
+
 grpc::Status ProverService::SubmitJob(grpc::ServerContext* context,
                                       const provd::v1::SubmitJobRequest* request,
-                                      provd::v1::SubmitJobResponse* /*response*/) {
-  if (draining_.load(std::memory_order_relaxed)) {
-    return ToGrpcStatus(absl::UnavailableError("provd is shutting down; retry on another host"));
+                                      provd::v1::SubmitJobResponse* response) {
+  absl::Status status = Submit(*request, *response);
+  if (!status.ok()) {
+    spdlog::info("SubmitJob from {} refused: {}", context->peer(), status.ToString());
+  } else if (!response->deduplicated()) {
+    spdlog::info("job {}: accepted from {} ({}, key {}, {} witness bytes)", response->job().id(),
+                 context->peer(), provd::v1::Priority_Name(response->job().priority()),
+                 response->job().spec().groth16().zkey_name(), response->job().input_size_bytes());
   }
-  if (absl::Status s = ValidateSubmitJob(*request, limits_); !s.ok()) {
-    spdlog::info("SubmitJob from {} rejected: {}", context->peer(), s.ToString());
-    return ToGrpcStatus(s);
-  }
-  return ToGrpcStatus(absl::UnimplementedError(
-      "this build of provd validates jobs but cannot run them yet: the job service is not "
-      "built in (prove one job with `provd prove`)"));
+  return ToGrpcStatus(status);
 }
 
 grpc::Status ProverService::GetJob(grpc::ServerContext* /*context*/,
                                    const provd::v1::GetJobRequest* request,
-                                   provd::v1::Job* /*response*/) {
+                                   provd::v1::Job* response) {
   if (absl::Status s = ValidateJobId(request->job_id()); !s.ok()) return ToGrpcStatus(s);
-  return ToGrpcStatus(UnknownJob(request->job_id()));
+  absl::StatusOr<provd::v1::Job> job = store_.Get(request->job_id());
+  if (!job.ok()) return ToGrpcStatus(job.status());
+  *response = *std::move(job);
+  return grpc::Status::OK;
 }
 
-grpc::Status ProverService::WatchJob(grpc::ServerContext* /*context*/,
+grpc::Status ProverService::WatchJob(grpc::ServerContext* context,
                                      const provd::v1::WatchJobRequest* request,
-                                     grpc::ServerWriter<provd::v1::JobEvent>* /*writer*/) {
+                                     grpc::ServerWriter<provd::v1::JobEvent>* writer) {
   if (absl::Status s = ValidateJobId(request->job_id()); !s.ok()) return ToGrpcStatus(s);
-  return ToGrpcStatus(UnknownJob(request->job_id()));
+  uint64_t next = std::max<uint64_t>(request->from_sequence(), 1);
+  for (;;) {
+    const uint64_t seen = hub_.generation();
+    absl::StatusOr<std::vector<JobEvent>> events = store_.Events(request->job_id(), next);
+    if (!events.ok()) return ToGrpcStatus(events.status());
+    for (const JobEvent& event : *events) {
+      if (!writer->Write(event)) return ToGrpcStatus(absl::CancelledError("the client went away"));
+      next = event.sequence() + 1;
+      if (IsFinalEvent(event)) return grpc::Status::OK;
+    }
+    if (context->IsCancelled()) return ToGrpcStatus(absl::CancelledError("the client went away"));
+    if (streams_stopped_.load(std::memory_order_relaxed)) {
+      // The job is safe in the store; the client resumes with from_sequence on another start.
+      return ToGrpcStatus(absl::UnavailableError(absl::StrCat(
+          "provd is shutting down; watch again from sequence ", next, " once it is back")));
+    }
+    hub_.WaitForChange(seen, kWatchPoll);
+  }
 }
 
 grpc::Status ProverService::CancelJob(grpc::ServerContext* /*context*/,
                                       const provd::v1::CancelJobRequest* request,
-                                      provd::v1::Job* /*response*/) {
+                                      provd::v1::Job* response) {
   if (absl::Status s = ValidateJobId(request->job_id()); !s.ok()) return ToGrpcStatus(s);
-  return ToGrpcStatus(UnknownJob(request->job_id()));
+  absl::StatusOr<provd::v1::Job> job = scheduler_.Cancel(request->job_id(), kCancelWait);
+  if (!job.ok()) return ToGrpcStatus(job.status());
+  *response = *std::move(job);
+  return grpc::Status::OK;
 }
 
 grpc::Status ProverService::ListJobs(grpc::ServerContext* /*context*/,
                                      const provd::v1::ListJobsRequest* request,
-                                     provd::v1::ListJobsResponse* /*response*/) {
+                                     provd::v1::ListJobsResponse* response) {
   if (absl::Status s = ValidateListJobs(*request); !s.ok()) return ToGrpcStatus(s);
-  if (!request->page_token().empty()) {
-    return ToGrpcStatus(absl::InvalidArgumentError("page_token: not a token this server issued"));
-  }
-  return grpc::Status::OK;  // no jobs exist: an empty first and last page
+  std::vector<provd::v1::JobState> states;
+  for (int state : request->states()) states.push_back(static_cast<provd::v1::JobState>(state));
+  absl::StatusOr<JobListPage> page =
+      store_.List(states, request->priority(), request->page_size(), request->page_token());
+  if (!page.ok()) return ToGrpcStatus(page.status());
+  for (provd::v1::Job& job : page->jobs) *response->add_jobs() = std::move(job);
+  response->set_next_page_token(page->next_page_token);
+  return grpc::Status::OK;
 }
 
 }  // namespace provd::daemon

@@ -1,21 +1,32 @@
-// The provd.v1.Prover gRPC service. Requests are validated here, then handed to the job
-// machinery; until the prover and the job store exist, valid submissions are refused with
-// UNIMPLEMENTED (never silently dropped), and no job ids exist to be found.
+// The provd.v1.Prover gRPC service: checks untrusted requests (syntax, then the key and the
+// witness against it), hands accepted jobs to the store and the scheduler, and answers from the
+// store. Every error is an absl::Status mapped once onto its gRPC code (grpc_status.hpp).
 #pragma once
 
 #include <atomic>
 
+#include "daemon/jobs/event_hub.hpp"
+#include "daemon/jobs/scheduler.hpp"
 #include "daemon/request_validation.hpp"
+#include "daemon/store/job_store.hpp"
 #include "provd/v1/prover.grpc.pb.h"
+#include "prover_core/groth16/key_cache.hpp"
 
 namespace provd::daemon {
 
 class ProverService final : public provd::v1::Prover::Service {
  public:
-  explicit ProverService(RequestLimits limits) : limits_(limits) {}
+  ProverService(RequestLimits limits, JobStore& store, Scheduler& scheduler,
+                groth16::ProvingKeyCache& keys, EventHub& hub)
+      : limits_(limits), store_(store), scheduler_(scheduler), keys_(keys), hub_(hub) {}
 
-  // From now on new work is refused with UNAVAILABLE (the daemon is shutting down).
+  // From now on new jobs are refused with UNAVAILABLE (the daemon is shutting down).
   void StartDraining() { draining_.store(true, std::memory_order_relaxed); }
+  // Open WatchJob streams end with UNAVAILABLE (the client watches again after the restart).
+  void StopStreams() {
+    streams_stopped_.store(true, std::memory_order_relaxed);
+    hub_.Notify();
+  }
 
   grpc::Status SubmitJob(grpc::ServerContext* context, const provd::v1::SubmitJobRequest* request,
                          provd::v1::SubmitJobResponse* response) override;
@@ -29,8 +40,18 @@ class ProverService final : public provd::v1::Prover::Service {
                         provd::v1::ListJobsResponse* response) override;
 
  private:
+  absl::Status Submit(const provd::v1::SubmitJobRequest& request,
+                      provd::v1::SubmitJobResponse& response);
+  // The key and the witness, checked against each other.
+  absl::Status CheckGroth16(const provd::v1::Groth16Spec& spec);
+
   const RequestLimits limits_;
+  JobStore& store_;
+  Scheduler& scheduler_;
+  groth16::ProvingKeyCache& keys_;
+  EventHub& hub_;
   std::atomic<bool> draining_{false};
+  std::atomic<bool> streams_stopped_{false};
 };
 
 }  // namespace provd::daemon

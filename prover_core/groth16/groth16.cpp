@@ -27,6 +27,10 @@ const ZkeyFile& KeyFile(const AnyProvingKey& key) {
   return std::visit([](const auto& k) -> const ZkeyFile& { return k->file(); }, key);
 }
 
+absl::Status CheckWitnessFits(const AnyProvingKey& key, const Witness& witness) {
+  return std::visit([&](const auto& typed) { return CheckWitnessFits(*typed, witness); }, key);
+}
+
 absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& witness,
                                      const ProveOptions& options, ThreadPool& pool,
                                      const DevicePlan& devices, plan::ProofObserver* observer,

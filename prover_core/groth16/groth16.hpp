@@ -22,6 +22,8 @@ using AnyProvingKey = std::variant<std::shared_ptr<const ProvingKey<Bn254Engine>
 absl::StatusOr<AnyProvingKey> LoadProvingKey(std::shared_ptr<const ZkeyFile> file);
 absl::StatusOr<AnyProvingKey> LoadProvingKey(const std::string& path);
 const ZkeyFile& KeyFile(const AnyProvingKey& key);
+// CheckWitnessFits (prover.hpp) for a key of either curve.
+absl::Status CheckWitnessFits(const AnyProvingKey& key, const Witness& witness);
 
 struct ProofArtifacts {
   CurveId curve = CurveId::kBn254;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "prover_core/backend.hpp"
 #include "prover_core/groth16/proving_key.hpp"
 #include "prover_core/groth16/witness_file.hpp"
@@ -59,6 +60,27 @@ struct ProveContext {
 template <typename E>
 absl::StatusOr<Proof<E>> Prove(const ProvingKey<E>& key, const Witness& witness,
                                const ProveOptions& options, const ProveContext<E>& context);
+
+// INVALID_ARGUMENT unless `witness` is a witness of `key`'s circuit: same field, one value per
+// variable, witness[0] = 1. What the prover checks first; the daemon checks it on submission.
+template <typename E>
+absl::Status CheckWitnessFits(const ProvingKey<E>& key, const Witness& witness) {
+  if (witness.prime != E::Fr::Modulus()) {
+    return absl::InvalidArgumentError(absl::StrCat(witness.label,
+                                                   ": the witness is over another field than the ",
+                                                   E::kSnarkjsName, " key ", key.file().path()));
+  }
+  if (witness.values.size() != key.header().n_vars) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        witness.label, ": ", witness.values.size(), " values, but the key ", key.file().path(),
+        " has ", key.header().n_vars, " variables (a witness of another circuit?)"));
+  }
+  if (witness.values[0] != field::BigInt<4>::FromUint64(1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(witness.label, ": witness[0] must be the constant 1"));
+  }
+  return absl::OkStatus();
+}
 
 extern template absl::StatusOr<Proof<Bn254Engine>> Prove(const ProvingKey<Bn254Engine>&,
                                                          const Witness&, const ProveOptions&,

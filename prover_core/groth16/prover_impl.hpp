@@ -78,21 +78,7 @@ class Groth16Run {
   absl::Status CheckInputs() {
     if (context_.pool == nullptr) return absl::InvalidArgumentError("no thread pool given");
     if (absl::Status s = executor_.Validate(); !s.ok()) return s;
-    if (witness_.prime != Fr::Modulus()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(witness_.label, ": the witness is over another field than the ",
-                       E::kSnarkjsName, " key ", key_.file().path()));
-    }
-    if (witness_.values.size() != key_.header().n_vars) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          witness_.label, ": ", witness_.values.size(), " values, but the key ", key_.file().path(),
-          " has ", key_.header().n_vars, " variables (a witness of another circuit?)"));
-    }
-    if (witness_.values[0] != field::BigInt<4>::FromUint64(1)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(witness_.label, ": witness[0] must be the constant 1"));
-    }
-    return absl::OkStatus();
+    return CheckWitnessFits(key_, witness_);
   }
 
   absl::Status Cancelled() const {

@@ -59,6 +59,8 @@ constexpr const char* DeviceMoveName(DeviceMove move) {
 class ProofObserver {
  public:
   virtual ~ProofObserver() = default;
+  // Before the first chunk of `round`, which runs in `chunks` chunks.
+  virtual void RoundStarted(Round /*round*/, size_t /*chunks*/) {}
   virtual void RoundFinished(Round /*round*/, size_t /*chunks*/, absl::Duration /*wall*/) {}
   // Before `chunk`, the proof moved off or back onto `device`; `took` is what the move cost
   // (freeing device memory and unlocking, or taking the lock).

@@ -45,6 +45,7 @@ class RoundExecutor {
   // Times a whole round for the observer.
   template <typename Body>
   absl::Status RunRound(Round round, size_t chunks, Body&& body) {
+    if (observer_ != nullptr) observer_->RoundStarted(round, chunks);
     const absl::Time start = absl::Now();
     absl::Status status = body();
     if (!status.ok()) {

@@ -1,0 +1,91 @@
+#include "daemon/jobs/job_observer.hpp"
+
+#include "google/protobuf/util/time_util.h"
+#include "spdlog/spdlog.h"
+
+namespace provd::daemon {
+namespace {
+
+using google::protobuf::util::TimeUtil;
+
+uint32_t RoundIndex(plan::Round round) { return static_cast<uint32_t>(round); }
+
+}  // namespace
+
+void JobObserver::Record(provd::v1::JobEvent event) {
+  // A progress event that cannot be written is logged, not fatal: the proof itself is fine, and
+  // the final state (written with its own transaction) is what clients depend on.
+  if (absl::StatusOr<uint64_t> s = store_.Append(job_id_, std::move(event)); !s.ok()) {
+    spdlog::warn("job {}: cannot record an event: {}", job_id_, s.status().ToString());
+  }
+  hub_.Notify();
+}
+
+void JobObserver::SetBackend(provd::v1::JobEvent::RoundStarted& event) const {
+  std::optional<size_t> device = lease_ != nullptr ? lease_->device() : std::nullopt;
+  event.set_backend(device ? provd::v1::BACKEND_GPU : provd::v1::BACKEND_CPU);
+  if (device) event.set_gpu_index(static_cast<uint32_t>(*device));
+}
+
+void JobObserver::RoundStarted(plan::Round round, size_t chunks) {
+  provd::v1::JobEvent event;
+  auto* started = event.mutable_round_started();
+  started->set_round_index(RoundIndex(round));
+  started->set_round_name(plan::RoundName(round));
+  started->set_chunk_total(static_cast<uint32_t>(chunks));
+  SetBackend(*started);
+  spdlog::debug("job {}: round {} started on {} ({} chunks)", job_id_, plan::RoundName(round),
+                started->backend() == provd::v1::BACKEND_GPU ? "gpu" : "cpu", chunks);
+  Record(std::move(event));
+}
+
+void JobObserver::RoundFinished(plan::Round round, size_t /*chunks*/, absl::Duration wall) {
+  provd::v1::JobEvent event;
+  auto* finished = event.mutable_round_finished();
+  finished->set_round_index(RoundIndex(round));
+  finished->set_round_name(plan::RoundName(round));
+  std::optional<size_t> device = lease_ != nullptr ? lease_->device() : std::nullopt;
+  finished->set_backend(device ? provd::v1::BACKEND_GPU : provd::v1::BACKEND_CPU);
+  if (device) finished->set_gpu_index(static_cast<uint32_t>(*device));
+  *finished->mutable_elapsed() = TimeUtil::NanosecondsToDuration(absl::ToInt64Nanoseconds(wall));
+  spdlog::debug("job {}: round {} finished in {}", job_id_, plan::RoundName(round),
+                absl::FormatDuration(wall));
+  Record(std::move(event));
+}
+
+void JobObserver::DeviceMoved(const plan::ChunkRef& chunk, plan::DeviceMove move, size_t device,
+                              absl::Duration took) {
+  provd::v1::JobEvent event;
+  if (move == plan::DeviceMove::kYielded) {
+    auto* yielded = event.mutable_device_yielded();
+    yielded->set_gpu_index(static_cast<uint32_t>(device));
+    yielded->set_round_index(RoundIndex(chunk.round));
+    yielded->set_chunk_index(static_cast<uint32_t>(chunk.index));
+    *yielded->mutable_latency() = TimeUtil::NanosecondsToDuration(absl::ToInt64Nanoseconds(took));
+  } else {
+    auto* returned = event.mutable_device_returned();
+    returned->set_gpu_index(static_cast<uint32_t>(device));
+    returned->set_round_index(RoundIndex(chunk.round));
+    returned->set_chunk_index(static_cast<uint32_t>(chunk.index));
+  }
+  spdlog::info("job {}: {} gpu {} before chunk {}/{} of {} ({})", job_id_,
+               plan::DeviceMoveName(move), device, chunk.index, chunk.count,
+               plan::RoundName(chunk.round), absl::FormatDuration(took));
+  Record(std::move(event));
+}
+
+void JobObserver::ChunkFellBack(const plan::ChunkRef& chunk, std::string_view backend,
+                                const absl::Status& error) {
+  provd::v1::JobEvent event;
+  auto* fallback = event.mutable_gpu_fallback();
+  std::optional<size_t> device = lease_ != nullptr ? lease_->device() : std::nullopt;
+  fallback->set_gpu_index(static_cast<uint32_t>(device.value_or(0)));
+  fallback->set_round_index(RoundIndex(chunk.round));
+  fallback->set_chunk_index(static_cast<uint32_t>(chunk.index));
+  fallback->set_reason(error.ToString());
+  spdlog::warn("job {}: chunk {}/{} of {} failed on {} and runs on the CPU instead: {}", job_id_,
+               chunk.index, chunk.count, plan::RoundName(chunk.round), backend, error.ToString());
+  Record(std::move(event));
+}
+
+}  // namespace provd::daemon

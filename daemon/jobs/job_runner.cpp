@@ -1,0 +1,100 @@
+#include "daemon/jobs/job_runner.hpp"
+
+#include "absl/strings/str_cat.h"
+#include "daemon/jobs/job_observer.hpp"
+#include "google/protobuf/util/time_util.h"
+#include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/witness_file.hpp"
+#include "spdlog/spdlog.h"
+
+namespace provd::daemon {
+namespace {
+
+JobEnding Failed(absl::Status error) {
+  JobEnding ending;
+  ending.state = provd::v1::JOB_STATE_FAILED;
+  ending.error = std::move(error);
+  return ending;
+}
+
+}  // namespace
+
+std::optional<arbiter::DeviceLease> JobRunner::Lease(const StartedJob& job, JobObserver& observer) {
+  if (options_.arbiter == nullptr) return std::nullopt;
+  const bool high = job.priority == provd::v1::PRIORITY_HIGH;
+  const absl::Time start = absl::Now();
+  absl::StatusOr<arbiter::DeviceLease> lease =
+      options_.arbiter->Acquire(high ? arbiter::Priority::kHigh : arbiter::Priority::kLow,
+                                high ? options_.high_priority_gpu_wait : absl::ZeroDuration());
+  if (!lease.ok()) {
+    // The lock directory failed under us: prove on the CPU, and say so.
+    spdlog::error("job {}: GPU arbitration failed, proving on the CPU: {}", job.id,
+                  lease.status().ToString());
+    return std::nullopt;
+  }
+  if (std::optional<size_t> device = lease->device()) {
+    provd::v1::JobEvent event;
+    auto* acquired = event.mutable_device_acquired();
+    acquired->set_gpu_index(static_cast<uint32_t>(*device));
+    *acquired->mutable_wait() = google::protobuf::util::TimeUtil::NanosecondsToDuration(
+        absl::ToInt64Nanoseconds(absl::Now() - start));
+    spdlog::info("job {}: acquired gpu {} after {}", job.id, *device,
+                 absl::FormatDuration(absl::Now() - start));
+    observer.Record(std::move(event));
+  } else {
+    spdlog::info("job {}: no GPU free, starting on the CPU", job.id);
+  }
+  return *std::move(lease);
+}
+
+std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl& control) {
+  absl::StatusOr<std::string> bytes = store_.ReadWitness(job.id);
+  if (!bytes.ok()) return Failed(bytes.status());
+  absl::StatusOr<groth16::Witness> witness = groth16::ParseWitness(
+      std::span(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()),
+      absl::StrCat("job ", job.id, " witness"));
+  bytes->clear();
+  if (!witness.ok()) return Failed(witness.status());
+  absl::StatusOr<groth16::AnyProvingKey> key = keys_.Get(job.zkey_name);
+  if (!key.ok()) return Failed(key.status());
+
+  JobObserver observer(job.id, store_, hub_);
+  std::optional<arbiter::DeviceLease> lease = Lease(job, observer);
+  observer.set_lease(lease ? &*lease : nullptr);
+
+  groth16::ProveOptions options = options_.prove;
+  if (!job.seed.empty()) options.seed.emplace(job.seed.begin(), job.seed.end());
+  groth16::DevicePlan devices;
+  if (lease) {
+    devices.lease = &*lease;
+    devices.simulated_gpus = options_.simulated_gpus;
+    devices.simulated = options_.simulated;
+  }
+  ThreadPool& pool = job.priority == provd::v1::PRIORITY_HIGH || options_.low_pool == nullptr
+                         ? *options_.high_pool
+                         : *options_.low_pool;
+  const absl::Time start = absl::Now();
+  absl::StatusOr<groth16::ProofArtifacts> proof =
+      groth16::Prove(*key, *witness, options, pool, devices, &observer, control.flag());
+  if (proof.ok()) {
+    spdlog::info("job {}: proved in {}", job.id, absl::FormatDuration(absl::Now() - start));
+    JobEnding ending;
+    ending.state = provd::v1::JOB_STATE_SUCCEEDED;
+    ending.result.set_proof_json(proof->proof_json);
+    ending.result.set_public_json(proof->public_json);
+    return ending;
+  }
+  if (absl::IsCancelled(proof.status()) && control.reason() != StopReason::kNone) {
+    if (control.reason() == StopReason::kShutdown) return std::nullopt;
+    JobEnding ending;
+    ending.state = provd::v1::JOB_STATE_CANCELLED;
+    ending.cancel_reason = StopReasonName(control.reason());
+    ending.error = control.reason() == StopReason::kDeadline
+                       ? absl::DeadlineExceededError("the job's deadline passed")
+                       : absl::CancelledError("cancelled by a client");
+    return ending;
+  }
+  return Failed(proof.status());
+}
+
+}  // namespace provd::daemon

@@ -1,0 +1,54 @@
+// Runs one started job from its spooled witness to its ending: loads the key (shared through
+// the key cache), takes an arbiter lease for its priority, proves with events for every round
+// and device move, and says how the job ended, or that it must go back to the queue.
+#pragma once
+
+#include <optional>
+
+#include "absl/time/time.h"
+#include "arbiter/arbiter.hpp"
+#include "daemon/jobs/event_hub.hpp"
+#include "daemon/jobs/job_control.hpp"
+#include "daemon/store/job_store.hpp"
+#include "prover_core/groth16/key_cache.hpp"
+#include "prover_core/simulated_gpu.hpp"
+#include "prover_core/thread_pool.hpp"
+
+namespace provd::daemon {
+
+struct JobRunnerOptions {
+  // GPU arbitration; null: every job runs on the CPU and no lock file is touched.
+  arbiter::Arbiter* arbiter = nullptr;
+  // The arbiter's devices 0 .. simulated_gpus - 1 are simulated GPUs (simulated_gpu.hpp).
+  size_t simulated_gpus = 0;
+  SimulatedGpuOptions simulated;
+  // How long a high-priority job waits for a GPU to come free before it starts on the CPU (it
+  // keeps asking between chunks after that).
+  absl::Duration high_priority_gpu_wait = absl::Seconds(10);
+  // Chunking; the seed comes from each job.
+  groth16::ProveOptions prove;
+  // CPU work of high-priority jobs, and of low-priority ones (a pool of lower-priority threads,
+  // so that background proofs use the cores urgent ones leave idle).
+  ThreadPool* high_pool = nullptr;
+  ThreadPool* low_pool = nullptr;
+};
+
+class JobRunner {
+ public:
+  JobRunner(JobStore& store, groth16::ProvingKeyCache& keys, EventHub& hub,
+            JobRunnerOptions options)
+      : store_(store), keys_(keys), hub_(hub), options_(std::move(options)) {}
+
+  // How the job ended, or nullopt when it was stopped for a shutdown and must be requeued.
+  std::optional<JobEnding> Run(const StartedJob& job, const JobControl& control);
+
+ private:
+  std::optional<arbiter::DeviceLease> Lease(const StartedJob& job, class JobObserver& observer);
+
+  JobStore& store_;
+  groth16::ProvingKeyCache& keys_;
+  EventHub& hub_;
+  JobRunnerOptions options_;
+};
+
+}  // namespace provd::daemon

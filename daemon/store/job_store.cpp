@@ -1,0 +1,626 @@
+#include "daemon/store/job_store.hpp"
+
+#include <sys/random.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "daemon/atomic_file.hpp"
+#include "google/protobuf/util/time_util.h"
+
+namespace provd::daemon {
+namespace {
+
+using provd::v1::Job;
+using provd::v1::JobEvent;
+using provd::v1::JobState;
+
+constexpr int kSchemaVersion = 1;
+constexpr char kSchema[] = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs(
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,   -- acceptance order
+  id TEXT NOT NULL UNIQUE,
+  request_id TEXT UNIQUE,                  -- NULL: none given
+  priority INTEGER NOT NULL,
+  state INTEGER NOT NULL,
+  zkey_name TEXT NOT NULL,
+  input_size INTEGER NOT NULL,
+  seed BLOB NOT NULL,
+  created_ns INTEGER NOT NULL,
+  started_ns INTEGER,
+  finished_ns INTEGER,
+  deadline_ns INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  error_code INTEGER,
+  error_message TEXT,
+  proof_json TEXT,
+  public_json TEXT,
+  last_event INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, seq);
+CREATE INDEX IF NOT EXISTS jobs_by_finish ON jobs(finished_ns) WHERE finished_ns IS NOT NULL;
+CREATE TABLE IF NOT EXISTS events(
+  job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+  sequence INTEGER NOT NULL,
+  body BLOB NOT NULL,                      -- a serialized provd.v1.JobEvent
+  PRIMARY KEY(job_id, sequence)) WITHOUT ROWID;
+)sql";
+
+constexpr char kJobColumns[] =
+    "id, request_id, priority, state, zkey_name, input_size, created_ns, started_ns, "
+    "finished_ns, deadline_ns, attempts, error_code, error_message, proof_json, public_json, seq";
+constexpr char kPageTokenPrefix[] = "before:";
+constexpr uint32_t kDefaultPageSize = 100;
+constexpr uint32_t kMaxPageSize = 1000;
+
+google::protobuf::Timestamp ToTimestamp(int64_t unix_nanos) {
+  return google::protobuf::util::TimeUtil::NanosecondsToTimestamp(unix_nanos);
+}
+
+bool IsFinal(JobState state) {
+  return state == provd::v1::JOB_STATE_SUCCEEDED || state == provd::v1::JOB_STATE_FAILED ||
+         state == provd::v1::JOB_STATE_CANCELLED;
+}
+
+// Reads the columns of kJobColumns into a Job; `full` adds the result.
+Job JobFromRow(const sqlite::Statement& row, bool full) {
+  Job job;
+  job.set_id(row.Text(0));
+  job.set_request_id(row.Text(1));
+  job.set_priority(static_cast<provd::v1::Priority>(row.Int(2)));
+  job.set_state(static_cast<JobState>(row.Int(3)));
+  job.mutable_spec()->mutable_groth16()->set_zkey_name(row.Text(4));
+  job.set_input_size_bytes(static_cast<uint64_t>(row.Int(5)));
+  *job.mutable_created_at() = ToTimestamp(row.Int(6));
+  if (auto started = row.OptionalInt(7)) *job.mutable_started_at() = ToTimestamp(*started);
+  if (auto finished = row.OptionalInt(8)) *job.mutable_finished_at() = ToTimestamp(*finished);
+  if (auto deadline = row.OptionalInt(9)) {
+    *job.mutable_deadline() = google::protobuf::util::TimeUtil::NanosecondsToDuration(*deadline);
+  }
+  job.set_attempts(static_cast<uint32_t>(row.Int(10)));
+  if (auto code = row.OptionalInt(11)) {
+    job.mutable_error()->set_code(static_cast<int32_t>(*code));
+    job.mutable_error()->set_message(row.Text(12));
+  }
+  if (full && job.state() == provd::v1::JOB_STATE_SUCCEEDED) {
+    job.mutable_result()->set_proof_json(row.Text(13));
+    job.mutable_result()->set_public_json(row.Text(14));
+  }
+  return job;
+}
+
+absl::Status NotFound(const std::string& id) {
+  return absl::NotFoundError(absl::StrCat("no job with id \"", id, "\""));
+}
+
+}  // namespace
+
+std::string NewJobId() {
+  unsigned char bytes[16];
+  size_t got = 0;
+  while (got < sizeof(bytes)) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof(bytes) - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) std::abort();  // the kernel's entropy source is gone: nothing sane to do
+    got += static_cast<size_t>(n);
+  }
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<char*>(bytes), sizeof(bytes)));
+}
+
+absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::filesystem::path& data_dir) {
+  std::filesystem::path spool = data_dir / "spool";
+  std::error_code ec;
+  std::filesystem::create_directories(spool, ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(spool.string(), ": cannot create the spool directory: ", ec.message()));
+  }
+  std::filesystem::permissions(spool, std::filesystem::perms(0700),
+                               std::filesystem::perm_options::replace, ec);
+  absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(data_dir / "jobs.sqlite3");
+  if (!db.ok()) return db.status();
+  std::unique_ptr<JobStore> store(new JobStore(*std::move(db), std::move(spool)));
+  if (absl::Status s = store->InitSchema(); !s.ok()) return s;
+  if (absl::Status s = store->RemoveOrphanSpoolFiles(); !s.ok()) return s;
+  return store;
+}
+
+absl::Status JobStore::InitSchema() {
+  // WAL: readers (GetJob, WatchJob) never block the writer. synchronous=FULL: a commit is on
+  // disk when it returns, which is what "accepted" promises.
+  if (absl::Status s =
+          db_.Execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = db_.Execute(kSchema); !s.ok()) return s;
+  absl::StatusOr<sqlite::Statement> version =
+      db_.Prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (!version.ok()) return version.status();
+  absl::StatusOr<bool> row = version->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) {
+    absl::StatusOr<sqlite::Statement> insert =
+        db_.Prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)");
+    if (!insert.ok()) return insert.status();
+    return insert->Bind(1, absl::StrCat(kSchemaVersion)).Run();
+  }
+  if (version->Text(0) != absl::StrCat(kSchemaVersion)) {
+    return absl::FailedPreconditionError(absl::StrCat(db_.path(), ": job store schema version ",
+                                                      version->Text(0), " is not the version ",
+                                                      kSchemaVersion, " this provd understands"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status JobStore::RemoveOrphanSpoolFiles() {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(spool_dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    const std::string id = name.substr(0, name.find('.'));
+    absl::StatusOr<sqlite::Statement> query = db_.Prepare("SELECT state FROM jobs WHERE id = ?");
+    if (!query.ok()) return query.status();
+    absl::StatusOr<bool> row = query->Bind(1, id).Step();
+    if (!row.ok()) return row.status();
+    // Temp files of an interrupted write, witnesses never committed, and witnesses of jobs that
+    // ended but whose file removal did not happen before a crash.
+    const bool keep =
+        *row && name == id + ".wtns" && !IsFinal(static_cast<JobState>(query->Int(0)));
+    if (!keep) std::filesystem::remove(entry.path(), ec);
+  }
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(spool_dir_.string(), ": cannot read the spool: ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+std::filesystem::path JobStore::WitnessPath(const std::string& id) const {
+  return spool_dir_ / (id + ".wtns");
+}
+
+absl::StatusOr<std::optional<Job>> JobStore::FindByRequestIdLocked(const std::string& request_id) {
+  absl::StatusOr<sqlite::Statement> query = db_.Prepare("SELECT id FROM jobs WHERE request_id = ?");
+  if (!query.ok()) return query.status();
+  absl::StatusOr<bool> row = query->Bind(1, request_id).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::nullopt;
+  absl::StatusOr<Job> job = GetLocked(query->Text(0), /*full=*/true);
+  if (!job.ok()) return job.status();
+  return *std::move(job);
+}
+
+absl::StatusOr<SubmitOutcome> JobStore::Submit(const JobSubmission& submission) {
+  if (!submission.request_id.empty()) {
+    std::lock_guard lock(mutex_);
+    absl::StatusOr<std::optional<Job>> existing = FindByRequestIdLocked(submission.request_id);
+    if (!existing.ok()) return existing.status();
+    if (existing->has_value()) return SubmitOutcome{**std::move(existing), true, 0};
+  }
+  // The witness goes to disk outside the lock: a large fsync must not stall other requests.
+  const std::string id = NewJobId();
+  const std::filesystem::path witness_path = WitnessPath(id);
+  if (absl::Status s = WriteFileDurably(witness_path, submission.witness, 0600); !s.ok()) {
+    return absl::UnavailableError(absl::StrCat("cannot spool the witness: ", s.message()));
+  }
+  auto drop_witness = [&] {
+    std::error_code ec;
+    std::filesystem::remove(witness_path, ec);
+  };
+
+  std::lock_guard lock(mutex_);
+  if (!submission.request_id.empty()) {
+    // A concurrent submission with the same request_id may have committed meanwhile.
+    absl::StatusOr<std::optional<Job>> existing = FindByRequestIdLocked(submission.request_id);
+    if (!existing.ok() || existing->has_value()) drop_witness();
+    if (!existing.ok()) return existing.status();
+    if (existing->has_value()) return SubmitOutcome{**std::move(existing), true, 0};
+  }
+  const absl::Time now = absl::Now();
+  int64_t order = 0;
+  absl::Status status = [&]() -> absl::Status {
+    absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+    if (!tx.ok()) return tx.status();
+    absl::StatusOr<sqlite::Statement> insert = db_.Prepare(
+        "INSERT INTO jobs(id, request_id, priority, state, zkey_name, input_size, seed, "
+        "created_ns, deadline_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq");
+    if (!insert.ok()) return insert.status();
+    insert->Bind(1, id)
+        .Bind(3, int64_t{submission.priority})
+        .Bind(4, int64_t{provd::v1::JOB_STATE_QUEUED})
+        .Bind(5, submission.zkey_name)
+        .Bind(6, static_cast<int64_t>(submission.witness.size()))
+        .BindBlob(7, submission.seed)
+        .Bind(8, absl::ToUnixNanos(now));
+    if (submission.request_id.empty()) {
+      insert->BindNull(2);
+    } else {
+      insert->Bind(2, submission.request_id);
+    }
+    insert->Bind(9, submission.deadline
+                        ? std::optional<int64_t>(absl::ToInt64Nanoseconds(*submission.deadline))
+                        : std::nullopt);
+    absl::StatusOr<bool> row = insert->Step();
+    if (!row.ok()) return row.status();
+    order = insert->Int(0);
+    if (absl::Status s = insert->Run(); !s.ok()) return s;
+    JobEvent queued;
+    queued.mutable_queued()->set_requeued(false);
+    if (auto appended = AppendLocked(id, std::move(queued), now); !appended.ok()) {
+      return appended.status();
+    }
+    return tx->Commit();
+  }();
+  if (!status.ok()) {
+    drop_witness();
+    return status;
+  }
+  absl::StatusOr<Job> job = GetLocked(id, /*full=*/true);
+  if (!job.ok()) return job.status();
+  return SubmitOutcome{*std::move(job), false, order};
+}
+
+absl::StatusOr<std::optional<Job>> JobStore::FindByRequestId(const std::string& request_id) {
+  std::lock_guard lock(mutex_);
+  return FindByRequestIdLocked(request_id);
+}
+
+absl::StatusOr<Job> JobStore::GetLocked(const std::string& id, bool full) {
+  absl::StatusOr<sqlite::Statement> query =
+      db_.Prepare(absl::StrCat("SELECT ", kJobColumns, " FROM jobs WHERE id = ?"));
+  if (!query.ok()) return query.status();
+  absl::StatusOr<bool> row = query->Bind(1, id).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return NotFound(id);
+  Job job = JobFromRow(*query, full);
+  if (full) {
+    absl::StatusOr<sqlite::Statement> events =
+        db_.Prepare("SELECT body FROM events WHERE job_id = ? ORDER BY sequence");
+    if (!events.ok()) return events.status();
+    events->Bind(1, id);
+    std::vector<JobEvent> all;
+    for (;;) {
+      absl::StatusOr<bool> more = events->Step();
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+      if (!all.emplace_back().ParseFromString(events->Blob(0))) {
+        return absl::DataLossError(absl::StrCat("job ", id, ": an event does not parse"));
+      }
+    }
+    RoundsFromEvents(all, job);
+  }
+  return job;
+}
+
+absl::StatusOr<Job> JobStore::Get(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  return GetLocked(id, /*full=*/true);
+}
+
+absl::StatusOr<JobListPage> JobStore::List(const std::vector<JobState>& states,
+                                           provd::v1::Priority priority, uint32_t page_size,
+                                           const std::string& page_token) {
+  int64_t before = INT64_MAX;
+  if (!page_token.empty()) {
+    absl::string_view token = page_token;
+    if (!absl::ConsumePrefix(&token, kPageTokenPrefix) || !absl::SimpleAtoi(token, &before) ||
+        before <= 0) {
+      return absl::InvalidArgumentError("page_token: not a token this server issued");
+    }
+  }
+  const uint32_t limit =
+      page_size == 0 ? kDefaultPageSize : std::min<uint32_t>(page_size, kMaxPageSize);
+  std::string sql = absl::StrCat("SELECT ", kJobColumns, " FROM jobs WHERE seq < ?");
+  if (!states.empty()) {
+    std::vector<std::string> values;
+    for (JobState state : states) values.push_back(absl::StrCat(static_cast<int>(state)));
+    absl::StrAppend(&sql, " AND state IN (", absl::StrJoin(values, ","), ")");
+  }
+  if (priority != provd::v1::PRIORITY_UNSPECIFIED) {
+    absl::StrAppend(&sql, " AND priority = ", static_cast<int>(priority));
+  }
+  absl::StrAppend(&sql, " ORDER BY seq DESC LIMIT ", limit + 1);
+
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Statement> query = db_.Prepare(sql);
+  if (!query.ok()) return query.status();
+  query->Bind(1, before);
+  JobListPage page;
+  int64_t last_seq = 0;
+  for (;;) {
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    if (page.jobs.size() == limit) {
+      page.next_page_token = absl::StrCat(kPageTokenPrefix, last_seq);
+      break;
+    }
+    page.jobs.push_back(JobFromRow(*query, /*full=*/false));
+    last_seq = query->Int(15);
+  }
+  return page;
+}
+
+absl::StatusOr<std::vector<JobEvent>> JobStore::Events(const std::string& id,
+                                                       uint64_t from_sequence) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Statement> exists = db_.Prepare("SELECT 1 FROM jobs WHERE id = ?");
+  if (!exists.ok()) return exists.status();
+  absl::StatusOr<bool> found = exists->Bind(1, id).Step();
+  if (!found.ok()) return found.status();
+  if (!*found) return NotFound(id);
+  absl::StatusOr<sqlite::Statement> query =
+      db_.Prepare("SELECT body FROM events WHERE job_id = ? AND sequence >= ? ORDER BY sequence");
+  if (!query.ok()) return query.status();
+  query->Bind(1, id).Bind(2, static_cast<int64_t>(std::min<uint64_t>(from_sequence, INT64_MAX)));
+  std::vector<JobEvent> events;
+  for (;;) {
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    if (!events.emplace_back().ParseFromString(query->Blob(0))) {
+      return absl::DataLossError(absl::StrCat("job ", id, ": an event does not parse"));
+    }
+  }
+  return events;
+}
+
+absl::StatusOr<uint64_t> JobStore::AppendLocked(const std::string& id, JobEvent event,
+                                                absl::Time now) {
+  absl::StatusOr<sqlite::Statement> bump =
+      db_.Prepare("UPDATE jobs SET last_event = last_event + 1 WHERE id = ? RETURNING last_event");
+  if (!bump.ok()) return bump.status();
+  absl::StatusOr<bool> row = bump->Bind(1, id).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return NotFound(id);
+  const auto sequence = static_cast<uint64_t>(bump->Int(0));
+  if (absl::Status s = bump->Run(); !s.ok()) return s;  // finish the UPDATE
+  event.set_job_id(id);
+  event.set_sequence(sequence);
+  *event.mutable_time() = ToTimestamp(absl::ToUnixNanos(now));
+  absl::StatusOr<sqlite::Statement> insert =
+      db_.Prepare("INSERT INTO events(job_id, sequence, body) VALUES (?, ?, ?)");
+  if (!insert.ok()) return insert.status();
+  if (absl::Status s = insert->Bind(1, id)
+                           .Bind(2, static_cast<int64_t>(sequence))
+                           .BindBlob(3, event.SerializeAsString())
+                           .Run();
+      !s.ok()) {
+    return s;
+  }
+  return sequence;
+}
+
+absl::StatusOr<uint64_t> JobStore::Append(const std::string& id, JobEvent event) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+  if (!tx.ok()) return tx.status();
+  absl::StatusOr<uint64_t> sequence = AppendLocked(id, std::move(event), absl::Now());
+  if (!sequence.ok()) return sequence.status();
+  if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  return sequence;
+}
+
+absl::Status JobStore::SetStateLocked(const std::string& id, JobState from, JobState to) {
+  absl::StatusOr<sqlite::Statement> update =
+      db_.Prepare("UPDATE jobs SET state = ? WHERE id = ? AND state = ?");
+  if (!update.ok()) return update.status();
+  if (absl::Status s = update->Bind(1, int64_t{to}).Bind(2, id).Bind(3, int64_t{from}).Run();
+      !s.ok()) {
+    return s;
+  }
+  if (db_.changes() == 1) return absl::OkStatus();
+  absl::StatusOr<Job> job = GetLocked(id, /*full=*/false);
+  if (!job.ok()) return job.status();
+  return absl::FailedPreconditionError(absl::StrCat("job ", id, " is ",
+                                                    provd::v1::JobState_Name(job->state()),
+                                                    ", not ", provd::v1::JobState_Name(from)));
+}
+
+absl::StatusOr<StartedJob> JobStore::Start(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  const absl::Time now = absl::Now();
+  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+  if (!tx.ok()) return tx.status();
+  if (absl::Status s =
+          SetStateLocked(id, provd::v1::JOB_STATE_QUEUED, provd::v1::JOB_STATE_RUNNING);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<sqlite::Statement> update = db_.Prepare(
+      "UPDATE jobs SET attempts = attempts + 1, started_ns = ? WHERE id = ? "
+      "RETURNING attempts, priority, zkey_name, seed");
+  if (!update.ok()) return update.status();
+  absl::StatusOr<bool> row = update->Bind(1, absl::ToUnixNanos(now)).Bind(2, id).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return NotFound(id);
+  StartedJob started{id, static_cast<provd::v1::Priority>(update->Int(1)), update->Text(2),
+                     update->Blob(3), static_cast<uint32_t>(update->Int(0))};
+  if (absl::Status s = update->Run(); !s.ok()) return s;
+  JobEvent event;
+  event.mutable_started()->set_attempt(started.attempt);
+  if (auto appended = AppendLocked(id, std::move(event), now); !appended.ok()) {
+    return appended.status();
+  }
+  if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  return started;
+}
+
+absl::StatusOr<Job> JobStore::Finish(const std::string& id, const JobEnding& ending) {
+  std::lock_guard lock(mutex_);
+  const absl::Time now = absl::Now();
+  {
+    absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+    if (!tx.ok()) return tx.status();
+    absl::StatusOr<sqlite::Statement> update = db_.Prepare(
+        "UPDATE jobs SET state = ?, finished_ns = ?, error_code = ?, error_message = ?, "
+        "proof_json = ?, public_json = ? WHERE id = ? AND state IN (?, ?)");
+    if (!update.ok()) return update.status();
+    const bool succeeded = ending.state == provd::v1::JOB_STATE_SUCCEEDED;
+    update->Bind(1, int64_t{ending.state}).Bind(2, absl::ToUnixNanos(now));
+    if (succeeded) {
+      update->BindNull(3).BindNull(4);
+      update->Bind(5, ending.result.proof_json()).Bind(6, ending.result.public_json());
+    } else {
+      update->Bind(3, static_cast<int64_t>(ending.error.code()))
+          .Bind(4, ending.error.message())
+          .BindNull(5)
+          .BindNull(6);
+    }
+    update->Bind(7, id)
+        .Bind(8, int64_t{provd::v1::JOB_STATE_QUEUED})
+        .Bind(9, int64_t{provd::v1::JOB_STATE_RUNNING});
+    if (absl::Status s = update->Run(); !s.ok()) return s;
+    if (db_.changes() != 1) {
+      absl::StatusOr<Job> job = GetLocked(id, /*full=*/false);
+      if (!job.ok()) return job.status();
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job ", id, " has already ended (", provd::v1::JobState_Name(job->state()), ")"));
+    }
+    JobEvent event;
+    switch (ending.state) {
+      case provd::v1::JOB_STATE_SUCCEEDED:
+        event.mutable_succeeded();
+        break;
+      case provd::v1::JOB_STATE_CANCELLED:
+        event.mutable_cancelled()->set_reason(ending.cancel_reason);
+        break;
+      default:
+        event.mutable_failed()->mutable_error()->set_code(
+            static_cast<int32_t>(ending.error.code()));
+        event.mutable_failed()->mutable_error()->set_message(std::string(ending.error.message()));
+        break;
+    }
+    if (auto appended = AppendLocked(id, std::move(event), now); !appended.ok()) {
+      return appended.status();
+    }
+    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  }
+  // The witness is a secret of the client's: gone as soon as nothing needs it. A crash before
+  // this line leaves the file to RemoveOrphanSpoolFiles.
+  std::error_code ec;
+  std::filesystem::remove(WitnessPath(id), ec);
+  return GetLocked(id, /*full=*/true);
+}
+
+absl::Status JobStore::Requeue(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+  if (!tx.ok()) return tx.status();
+  if (absl::Status s =
+          SetStateLocked(id, provd::v1::JOB_STATE_RUNNING, provd::v1::JOB_STATE_QUEUED);
+      !s.ok()) {
+    return s;
+  }
+  JobEvent event;
+  event.mutable_queued()->set_requeued(true);
+  if (auto appended = AppendLocked(id, std::move(event), absl::Now()); !appended.ok()) {
+    return appended.status();
+  }
+  return tx->Commit();
+}
+
+absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
+  std::lock_guard lock(mutex_);
+  {
+    absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+    if (!tx.ok()) return tx.status();
+    absl::StatusOr<sqlite::Statement> running =
+        db_.Prepare("SELECT id FROM jobs WHERE state = ? ORDER BY seq");
+    if (!running.ok()) return running.status();
+    running->Bind(1, int64_t{provd::v1::JOB_STATE_RUNNING});
+    std::vector<std::string> interrupted;
+    for (;;) {
+      absl::StatusOr<bool> row = running->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      interrupted.push_back(running->Text(0));
+    }
+    const absl::Time now = absl::Now();
+    for (const std::string& id : interrupted) {
+      if (absl::Status s =
+              SetStateLocked(id, provd::v1::JOB_STATE_RUNNING, provd::v1::JOB_STATE_QUEUED);
+          !s.ok()) {
+        return s;
+      }
+      JobEvent event;
+      event.mutable_queued()->set_requeued(true);
+      if (auto appended = AppendLocked(id, std::move(event), now); !appended.ok()) {
+        return appended.status();
+      }
+    }
+    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  }
+  absl::StatusOr<sqlite::Statement> queued = db_.Prepare(
+      "SELECT id, priority, seq, created_ns, deadline_ns FROM jobs WHERE state = ? ORDER BY seq");
+  if (!queued.ok()) return queued.status();
+  queued->Bind(1, int64_t{provd::v1::JOB_STATE_QUEUED});
+  std::vector<QueuedJob> jobs;
+  for (;;) {
+    absl::StatusOr<bool> row = queued->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    QueuedJob& job = jobs.emplace_back();
+    job.id = queued->Text(0);
+    job.priority = static_cast<provd::v1::Priority>(queued->Int(1));
+    job.order = queued->Int(2);
+    if (auto deadline = queued->OptionalInt(4)) {
+      job.expires_at = absl::FromUnixNanos(queued->Int(3)) + absl::Nanoseconds(*deadline);
+    }
+  }
+  return jobs;
+}
+
+absl::StatusOr<std::string> JobStore::ReadWitness(const std::string& id) {
+  std::string path = WitnessPath(id).string();
+  FILE* file = std::fopen(path.c_str(), "rbe");
+  if (file == nullptr) {
+    return absl::DataLossError(absl::StrCat("job ", id, ": the spooled witness ", path,
+                                            " cannot be read: ", std::strerror(errno)));
+  }
+  std::string bytes;
+  char buffer[1 << 16];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) bytes.append(buffer, n);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) return absl::DataLossError(absl::StrCat("job ", id, ": cannot read ", path));
+  return bytes;
+}
+
+absl::StatusOr<int64_t> JobStore::CountInState(JobState state) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Statement> query =
+      db_.Prepare("SELECT COUNT(*) FROM jobs WHERE state = ?");
+  if (!query.ok()) return query.status();
+  absl::StatusOr<bool> row = query->Bind(1, int64_t{state}).Step();
+  if (!row.ok()) return row.status();
+  return query->Int(0);
+}
+
+absl::StatusOr<int64_t> JobStore::RemoveFinishedBefore(absl::Time cutoff) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Statement> remove = db_.Prepare(
+      "DELETE FROM jobs WHERE finished_ns IS NOT NULL AND finished_ns < ? AND state IN (?, ?, ?)");
+  if (!remove.ok()) return remove.status();
+  if (absl::Status s = remove->Bind(1, absl::ToUnixNanos(cutoff))
+                           .Bind(2, int64_t{provd::v1::JOB_STATE_SUCCEEDED})
+                           .Bind(3, int64_t{provd::v1::JOB_STATE_FAILED})
+                           .Bind(4, int64_t{provd::v1::JOB_STATE_CANCELLED})
+                           .Run();
+      !s.ok()) {
+    return s;
+  }
+  return db_.changes();
+}
+
+}  // namespace provd::daemon

@@ -1,0 +1,147 @@
+// The durable record of every accepted job: one SQLite database (WAL, synchronous=FULL) holding
+// the jobs and their events, and a spool directory holding each job's witness until the job
+// ends. A job is accepted only once both are on disk: the witness is written to a temp file,
+// fsynced, renamed into the spool and the directory fsynced; then the row is committed. A crash
+// at any moment leaves either no job (and at most an orphan spool file, removed at the next
+// start) or a complete one.
+//
+// Every state change is one transaction together with the event that reports it, so the event
+// stream and the job row never disagree, and a job reaches a final state at most once: a
+// transition names the states it starts from and fails with FAILED_PRECONDITION otherwise.
+//
+// Results (proof.json, public.json: a few KB) live in the row, committed with the final state,
+// so a job can never be SUCCEEDED without its result.
+//
+// Thread-safe: one connection, calls serialized by a mutex.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "daemon/store/sqlite.hpp"
+#include "provd/v1/prover.pb.h"
+
+namespace provd::daemon {
+
+struct JobSubmission {
+  provd::v1::Priority priority = provd::v1::PRIORITY_LOW;
+  std::string zkey_name;
+  std::string witness;     // the .wtns bytes
+  std::string seed;        // empty, or the 32-byte seed
+  std::string request_id;  // empty: none
+  std::optional<absl::Duration> deadline;
+};
+
+struct SubmitOutcome {
+  provd::v1::Job job;
+  bool deduplicated = false;  // request_id matched an existing job; nothing was written
+  int64_t order = 0;          // acceptance order of a new job (QueuedJob::order)
+};
+
+// What the scheduler needs to know of a queued job.
+struct QueuedJob {
+  std::string id;
+  provd::v1::Priority priority = provd::v1::PRIORITY_LOW;
+  int64_t order = 0;                     // acceptance order: FIFO within a priority
+  std::optional<absl::Time> expires_at;  // created_at + deadline
+};
+
+// What a worker needs to run a job it has started.
+struct StartedJob {
+  std::string id;
+  provd::v1::Priority priority = provd::v1::PRIORITY_LOW;
+  std::string zkey_name;
+  std::string seed;
+  uint32_t attempt = 0;
+};
+
+// How a job ended.
+struct JobEnding {
+  provd::v1::JobState state = provd::v1::JOB_STATE_SUCCEEDED;
+  provd::v1::JobResult result;  // SUCCEEDED
+  absl::Status error;           // FAILED and CANCELLED
+  std::string cancel_reason;    // CANCELLED: "client", "deadline"
+};
+
+struct JobListPage {
+  std::vector<provd::v1::Job> jobs;
+  std::string next_page_token;
+};
+
+class JobStore {
+ public:
+  // Opens or creates <data_dir>/jobs.sqlite3 and <data_dir>/spool, and removes spool files that
+  // no job owns (a crash between the spool write and the commit).
+  static absl::StatusOr<std::unique_ptr<JobStore>> Open(const std::filesystem::path& data_dir);
+
+  // Durably records a new QUEUED job (and its Queued event), or returns the job an earlier
+  // submission with the same request_id created.
+  absl::StatusOr<SubmitOutcome> Submit(const JobSubmission& submission);
+
+  // The job an earlier submission with this request_id created, if any.
+  absl::StatusOr<std::optional<provd::v1::Job>> FindByRequestId(const std::string& request_id);
+
+  // The job with its result, error and rounds; NOT_FOUND for an unknown id.
+  absl::StatusOr<provd::v1::Job> Get(const std::string& id);
+  // Newest first. The page token is opaque to clients; INVALID_ARGUMENT for one not issued here.
+  absl::StatusOr<JobListPage> List(const std::vector<provd::v1::JobState>& states,
+                                   provd::v1::Priority priority, uint32_t page_size,
+                                   const std::string& page_token);
+  // Events with sequence >= from_sequence, in order; NOT_FOUND for an unknown id.
+  absl::StatusOr<std::vector<provd::v1::JobEvent>> Events(const std::string& id,
+                                                          uint64_t from_sequence);
+  // Appends a progress event (rounds, devices); sets its job_id, sequence and time.
+  absl::StatusOr<uint64_t> Append(const std::string& id, provd::v1::JobEvent event);
+
+  // QUEUED -> RUNNING, counts the attempt, records Started.
+  absl::StatusOr<StartedJob> Start(const std::string& id);
+  // QUEUED or RUNNING -> the final state of `ending`, with its event; the witness is deleted.
+  // FAILED_PRECONDITION when the job is already final.
+  absl::StatusOr<provd::v1::Job> Finish(const std::string& id, const JobEnding& ending);
+  // RUNNING -> QUEUED (shutdown with the job unfinished), records Queued{requeued}.
+  absl::Status Requeue(const std::string& id);
+  // After a restart: every RUNNING job goes back to QUEUED; returns all queued jobs, oldest
+  // first.
+  absl::StatusOr<std::vector<QueuedJob>> RecoverQueued();
+
+  absl::StatusOr<std::string> ReadWitness(const std::string& id);
+  absl::StatusOr<int64_t> CountInState(provd::v1::JobState state);
+  // Deletes final jobs that finished before `cutoff`, with their events; returns how many.
+  absl::StatusOr<int64_t> RemoveFinishedBefore(absl::Time cutoff);
+
+  const std::filesystem::path& spool_dir() const { return spool_dir_; }
+
+ private:
+  JobStore(sqlite::Database db, std::filesystem::path spool_dir)
+      : db_(std::move(db)), spool_dir_(std::move(spool_dir)) {}
+
+  absl::Status InitSchema();
+  absl::Status RemoveOrphanSpoolFiles();
+  std::filesystem::path WitnessPath(const std::string& id) const;
+  absl::StatusOr<std::optional<provd::v1::Job>> FindByRequestIdLocked(
+      const std::string& request_id);
+  absl::StatusOr<provd::v1::Job> GetLocked(const std::string& id, bool full);
+  absl::StatusOr<uint64_t> AppendLocked(const std::string& id, provd::v1::JobEvent event,
+                                        absl::Time now);
+  absl::Status SetStateLocked(const std::string& id, provd::v1::JobState from,
+                              provd::v1::JobState to);
+
+  std::mutex mutex_;
+  sqlite::Database db_;
+  std::filesystem::path spool_dir_;
+};
+
+// Fills Job.rounds from a job's events (RoundStarted, device moves, RoundFinished).
+void RoundsFromEvents(const std::vector<provd::v1::JobEvent>& events, provd::v1::Job& job);
+
+// A fresh job id: 32 lowercase hex digits from the OS's entropy.
+std::string NewJobId();
+
+}  // namespace provd::daemon
