@@ -1,0 +1,310 @@
+// The job store on a real SQLite file in a temp dir: durability of acceptance, idempotent
+// request ids, one final state per job, recovery after a crash, listing, retention, and the
+// rounds derived from events.
+#include "daemon/store/job_store.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include "gmock/gmock.h"
+#include "google/protobuf/util/time_util.h"
+#include "gtest/gtest.h"
+#include "tests/support/status_matchers.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace provd::daemon {
+namespace {
+
+using provd::testing::IsOk;
+using provd::testing::StatusIs;
+using ::testing::_;
+using ::testing::HasSubstr;
+using ::testing::SizeIs;
+
+JobSubmission Submission(provd::v1::Priority priority = provd::v1::PRIORITY_LOW,
+                         std::string request_id = "") {
+  JobSubmission submission;
+  submission.priority = priority;
+  submission.zkey_name = "circuit.zkey";
+  submission.witness = std::string("wtns\x02\0\0\0", 8) + "witness bytes";
+  submission.seed = std::string(32, '\x07');
+  submission.request_id = std::move(request_id);
+  return submission;
+}
+
+JobEnding Succeeded() {
+  JobEnding ending;
+  ending.state = provd::v1::JOB_STATE_SUCCEEDED;
+  ending.result.set_proof_json("{\"protocol\":\"groth16\"}");
+  ending.result.set_public_json("[\"33\"]");
+  return ending;
+}
+
+class JobStoreTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<JobStore> OpenStore() {
+    absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(dir_.path());
+    EXPECT_THAT(store, IsOk());
+    return store.ok() ? *std::move(store) : nullptr;
+  }
+
+  provd::testing::TempDir dir_;
+};
+
+TEST_F(JobStoreTest, ASubmittedJobIsQueuedWithItsWitnessSpooledAndAQueuedEvent) {
+  auto store = OpenStore();
+  absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission(provd::v1::PRIORITY_HIGH));
+  ASSERT_THAT(outcome, IsOk());
+  EXPECT_FALSE(outcome->deduplicated);
+  const provd::v1::Job& job = outcome->job;
+  EXPECT_THAT(job.id(), SizeIs(32));
+  EXPECT_EQ(job.state(), provd::v1::JOB_STATE_QUEUED);
+  EXPECT_EQ(job.priority(), provd::v1::PRIORITY_HIGH);
+  EXPECT_EQ(job.spec().groth16().zkey_name(), "circuit.zkey");
+  EXPECT_EQ(job.input_size_bytes(), Submission().witness.size());
+  EXPECT_TRUE(job.spec().groth16().witness().empty()) << "inputs never leave the store";
+
+  absl::StatusOr<std::string> witness = store->ReadWitness(job.id());
+  ASSERT_THAT(witness, IsOk());
+  EXPECT_EQ(*witness, Submission().witness);
+  auto mode = std::filesystem::status(store->spool_dir() / (job.id() + ".wtns")).permissions();
+  EXPECT_EQ(mode & std::filesystem::perms::others_read, std::filesystem::perms::none);
+
+  absl::StatusOr<std::vector<provd::v1::JobEvent>> events = store->Events(job.id(), 0);
+  ASSERT_THAT(events, IsOk());
+  ASSERT_THAT(*events, SizeIs(1));
+  EXPECT_TRUE((*events)[0].has_queued());
+  EXPECT_EQ((*events)[0].sequence(), 1u);
+  EXPECT_EQ((*events)[0].job_id(), job.id());
+}
+
+TEST_F(JobStoreTest, ARetriedRequestIdReturnsTheFirstJobAndWritesNothing) {
+  auto store = OpenStore();
+  absl::StatusOr<SubmitOutcome> first = store->Submit(Submission(provd::v1::PRIORITY_LOW, "r-1"));
+  ASSERT_THAT(first, IsOk());
+  absl::StatusOr<SubmitOutcome> again = store->Submit(Submission(provd::v1::PRIORITY_LOW, "r-1"));
+  ASSERT_THAT(again, IsOk());
+  EXPECT_TRUE(again->deduplicated);
+  EXPECT_EQ(again->job.id(), first->job.id());
+  absl::StatusOr<SubmitOutcome> other = store->Submit(Submission(provd::v1::PRIORITY_LOW, "r-2"));
+  ASSERT_THAT(other, IsOk());
+  EXPECT_NE(other->job.id(), first->job.id());
+  // Only two witnesses were spooled.
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& entry :
+       std::filesystem::directory_iterator(store->spool_dir())) {
+    ++files;
+  }
+  EXPECT_EQ(files, 2u);
+}
+
+TEST_F(JobStoreTest, AJobEndsExactlyOnceAndLosesItsWitness) {
+  auto store = OpenStore();
+  absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission());
+  ASSERT_THAT(outcome, IsOk());
+  const std::string id = outcome->job.id();
+  absl::StatusOr<StartedJob> started = store->Start(id);
+  ASSERT_THAT(started, IsOk());
+  EXPECT_EQ(started->attempt, 1u);
+  EXPECT_EQ(started->seed, std::string(32, '\x07'));
+  EXPECT_THAT(store->Start(id),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("JOB_STATE_RUNNING")));
+
+  absl::StatusOr<provd::v1::Job> done = store->Finish(id, Succeeded());
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->state(), provd::v1::JOB_STATE_SUCCEEDED);
+  EXPECT_EQ(done->result().public_json(), "[\"33\"]");
+  EXPECT_TRUE(done->has_finished_at());
+  EXPECT_THAT(store->Finish(id, Succeeded()),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("already ended")));
+  JobEnding cancel;
+  cancel.state = provd::v1::JOB_STATE_CANCELLED;
+  cancel.error = absl::CancelledError("late");
+  EXPECT_THAT(store->Finish(id, cancel), StatusIs(absl::StatusCode::kFailedPrecondition, _));
+  EXPECT_FALSE(std::filesystem::exists(store->spool_dir() / (id + ".wtns")));
+
+  absl::StatusOr<std::vector<provd::v1::JobEvent>> events = store->Events(id, 0);
+  ASSERT_THAT(events, IsOk());
+  ASSERT_THAT(*events, SizeIs(3));  // queued, started, succeeded
+  EXPECT_TRUE((*events)[2].has_succeeded());
+}
+
+TEST_F(JobStoreTest, AFailedJobKeepsItsErrorCodeAndMessage) {
+  auto store = OpenStore();
+  absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission());
+  ASSERT_THAT(outcome, IsOk());
+  JobEnding failed;
+  failed.state = provd::v1::JOB_STATE_FAILED;
+  failed.error = absl::InvalidArgumentError("witness: 3 values, key has 4");
+  absl::StatusOr<provd::v1::Job> job = store->Finish(outcome->job.id(), failed);
+  ASSERT_THAT(job, IsOk());
+  EXPECT_EQ(job->state(), provd::v1::JOB_STATE_FAILED);
+  EXPECT_EQ(job->error().code(), static_cast<int>(absl::StatusCode::kInvalidArgument));
+  EXPECT_EQ(job->error().message(), "witness: 3 values, key has 4");
+  EXPECT_FALSE(job->has_result());
+}
+
+TEST_F(JobStoreTest, ReopeningRequeuesRunningJobsKeepsTheQueueOrderAndDropsOrphanFiles) {
+  std::string running_id, queued_high, queued_low, finished_id;
+  {
+    auto store = OpenStore();
+    auto low = store->Submit(Submission(provd::v1::PRIORITY_LOW));
+    auto running = store->Submit(Submission(provd::v1::PRIORITY_LOW));
+    auto high = store->Submit(Submission(provd::v1::PRIORITY_HIGH));
+    auto finished = store->Submit(Submission(provd::v1::PRIORITY_HIGH));
+    ASSERT_THAT(low, IsOk());
+    ASSERT_THAT(running, IsOk());
+    ASSERT_THAT(high, IsOk());
+    ASSERT_THAT(finished, IsOk());
+    queued_low = low->job.id();
+    running_id = running->job.id();
+    queued_high = high->job.id();
+    finished_id = finished->job.id();
+    ASSERT_THAT(store->Start(running_id), IsOk());
+    ASSERT_THAT(store->Start(finished_id), IsOk());
+    ASSERT_THAT(store->Finish(finished_id, Succeeded()), IsOk());
+    // What a crash between the spool write and the commit leaves behind.
+    provd::testing::WriteFile(store->spool_dir() / "ffffffffffffffffffffffffffffffff.wtns", "x");
+    provd::testing::WriteFile(store->spool_dir() / (queued_low + ".wtns.tmpAbCdEf"), "x");
+  }  // the process "dies": nothing else is written
+  auto store = OpenStore();
+  absl::StatusOr<std::vector<QueuedJob>> queued = store->RecoverQueued();
+  ASSERT_THAT(queued, IsOk());
+  ASSERT_THAT(*queued, SizeIs(3));
+  EXPECT_EQ((*queued)[0].id, queued_low);
+  EXPECT_EQ((*queued)[1].id, running_id);
+  EXPECT_EQ((*queued)[2].id, queued_high);
+  EXPECT_LT((*queued)[0].order, (*queued)[1].order);
+
+  absl::StatusOr<provd::v1::Job> requeued = store->Get(running_id);
+  ASSERT_THAT(requeued, IsOk());
+  EXPECT_EQ(requeued->state(), provd::v1::JOB_STATE_QUEUED);
+  EXPECT_EQ(requeued->attempts(), 1u);
+  auto events = store->Events(running_id, 3);
+  ASSERT_THAT(events, IsOk());
+  ASSERT_THAT(*events, SizeIs(1));
+  EXPECT_TRUE((*events)[0].queued().requeued());
+  absl::StatusOr<StartedJob> again = store->Start(running_id);
+  ASSERT_THAT(again, IsOk());
+  EXPECT_EQ(again->attempt, 2u);
+
+  std::set<std::string> spool;
+  for (const auto& entry : std::filesystem::directory_iterator(store->spool_dir())) {
+    spool.insert(entry.path().filename().string());
+  }
+  EXPECT_EQ(spool, (std::set<std::string>{queued_low + ".wtns", running_id + ".wtns",
+                                          queued_high + ".wtns"}));
+}
+
+TEST_F(JobStoreTest, ListingIsNewestFirstFilteredAndPaged) {
+  auto store = OpenStore();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 7; ++i) {
+    auto outcome =
+        store->Submit(Submission(i % 2 == 0 ? provd::v1::PRIORITY_HIGH : provd::v1::PRIORITY_LOW));
+    ASSERT_THAT(outcome, IsOk());
+    ids.push_back(outcome->job.id());
+  }
+  ASSERT_THAT(store->Finish(ids[6], Succeeded()), IsOk());
+
+  std::vector<std::string> seen;
+  std::string token;
+  int pages = 0;
+  do {
+    absl::StatusOr<JobListPage> page = store->List({}, provd::v1::PRIORITY_UNSPECIFIED, 3, token);
+    ASSERT_THAT(page, IsOk());
+    for (const auto& job : page->jobs) {
+      seen.push_back(job.id());
+      EXPECT_FALSE(job.has_result()) << "lists omit results";
+    }
+    token = page->next_page_token;
+    ++pages;
+  } while (!token.empty() && pages < 10);
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(seen, std::vector<std::string>(ids.rbegin(), ids.rend()));
+
+  absl::StatusOr<JobListPage> high_queued =
+      store->List({provd::v1::JOB_STATE_QUEUED}, provd::v1::PRIORITY_HIGH, 0, "");
+  ASSERT_THAT(high_queued, IsOk());
+  ASSERT_THAT(high_queued->jobs, SizeIs(3));  // 0, 2, 4 (6 has succeeded)
+  EXPECT_EQ(high_queued->jobs[0].id(), ids[4]);
+
+  EXPECT_THAT(store->List({}, provd::v1::PRIORITY_UNSPECIFIED, 3, "garbage"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("page_token")));
+}
+
+TEST_F(JobStoreTest, RetentionRemovesOnlyFinishedJobsOlderThanTheCutoff) {
+  auto store = OpenStore();
+  auto finished = store->Submit(Submission());
+  auto queued = store->Submit(Submission());
+  ASSERT_THAT(finished, IsOk());
+  ASSERT_THAT(queued, IsOk());
+  ASSERT_THAT(store->Finish(finished->job.id(), Succeeded()), IsOk());
+  absl::StatusOr<int64_t> none = store->RemoveFinishedBefore(absl::Now() - absl::Hours(1));
+  ASSERT_THAT(none, IsOk());
+  EXPECT_EQ(*none, 0);
+  absl::StatusOr<int64_t> removed = store->RemoveFinishedBefore(absl::Now() + absl::Seconds(1));
+  ASSERT_THAT(removed, IsOk());
+  EXPECT_EQ(*removed, 1);
+  EXPECT_THAT(store->Get(finished->job.id()), StatusIs(absl::StatusCode::kNotFound, _));
+  EXPECT_THAT(store->Events(finished->job.id(), 0), StatusIs(absl::StatusCode::kNotFound, _));
+  EXPECT_THAT(store->Get(queued->job.id()), IsOk());
+}
+
+TEST_F(JobStoreTest, UnknownIdsAreNotFound) {
+  auto store = OpenStore();
+  EXPECT_THAT(store->Get("0123"), StatusIs(absl::StatusCode::kNotFound, HasSubstr("0123")));
+  EXPECT_THAT(store->Events("0123", 0), StatusIs(absl::StatusCode::kNotFound, _));
+  EXPECT_THAT(store->Start("0123"), StatusIs(absl::StatusCode::kNotFound, _));
+  EXPECT_THAT(store->Finish("0123", Succeeded()), StatusIs(absl::StatusCode::kNotFound, _));
+}
+
+TEST_F(JobStoreTest, ADatabaseThatIsNotSqliteFailsToOpenAsDataLoss) {
+  provd::testing::WriteFile(dir_ / "jobs.sqlite3", std::string(4096, 'x'));
+  EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kDataLoss, _));
+}
+
+TEST(JobRoundsTest, RoundsAndDeviceSpansFollowTheEvents) {
+  auto at = [](int64_t ms) {
+    return google::protobuf::util::TimeUtil::MillisecondsToTimestamp(1'000'000 + ms);
+  };
+  std::vector<provd::v1::JobEvent> events(6);
+  events[0].mutable_started()->set_attempt(1);
+  auto* started = events[1].mutable_round_started();
+  started->set_round_index(5);
+  started->set_round_name("msm_a");
+  started->set_chunk_total(4);
+  started->set_backend(provd::v1::BACKEND_GPU);
+  started->set_gpu_index(0);
+  *events[1].mutable_time() = at(0);
+  events[2].mutable_device_yielded()->set_round_index(5);
+  events[2].mutable_device_yielded()->set_chunk_index(1);
+  *events[2].mutable_time() = at(10);
+  events[3].mutable_device_returned()->set_round_index(5);
+  events[3].mutable_device_returned()->set_chunk_index(3);
+  events[3].mutable_device_returned()->set_gpu_index(0);
+  *events[3].mutable_time() = at(30);
+  events[4].mutable_round_finished()->set_round_index(5);
+  *events[4].mutable_time() = at(35);
+  events[5].mutable_succeeded();
+
+  provd::v1::Job job;
+  RoundsFromEvents(events, job);
+  ASSERT_EQ(job.rounds_size(), 1);
+  const auto& round = job.rounds(0);
+  EXPECT_EQ(round.round_name(), "msm_a");
+  EXPECT_TRUE(round.has_finished_at());
+  ASSERT_EQ(round.spans_size(), 3);
+  EXPECT_EQ(round.spans(0).backend(), provd::v1::BACKEND_GPU);
+  EXPECT_EQ(round.spans(0).chunk_count(), 1u);
+  EXPECT_EQ(round.spans(1).backend(), provd::v1::BACKEND_CPU);
+  EXPECT_EQ(round.spans(1).first_chunk(), 1u);
+  EXPECT_EQ(round.spans(1).chunk_count(), 2u);
+  EXPECT_EQ(google::protobuf::util::TimeUtil::DurationToMilliseconds(round.spans(1).elapsed()), 20);
+  EXPECT_EQ(round.spans(2).backend(), provd::v1::BACKEND_GPU);
+  EXPECT_EQ(round.spans(2).first_chunk(), 3u);
+  EXPECT_EQ(round.spans(2).chunk_count(), 1u);
+}
+
+}  // namespace
+}  // namespace provd::daemon
