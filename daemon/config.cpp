@@ -1,5 +1,6 @@
 #include "daemon/config.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <system_error>
 #include <utility>
@@ -68,12 +69,14 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
                  "Once serving, write the bound addresses here as JSON (for scripts and tests)");
   app.add_flag("--print-config", config.print_config,
                "Print the effective configuration as JSON and exit");
-  app.set_config("--config", "",
-                 "TOML file of settings named like the flags (listen = \"...\"); flags win");
+  app.add_option("--config", config.config_file,
+                 "TOML file of settings named like the flags without dashes, e.g. "
+                 "cpu_workers = 2 or listen = \"unix:/run/provd.sock\"; flags win");
 
-  app.add_option("--cpu-workers", config.cpu_workers, "Jobs proving at once on the CPU")
+  app.add_option("--cpu-workers", config.cpu_workers,
+                 "Jobs proving at once besides those on GPUs (0: GPU slots only)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(CLI::Range(0, 256));
   app.add_option("--gpu-workers", config.gpu_workers, "Jobs proving at once per GPU")
       ->capture_default_str()
       ->check(CLI::Range(1, 16));
@@ -116,6 +119,41 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
       ->check(CLI::Range(0.0, 60000.0));
 }
 
+absl::Status ApplyConfigFile(CLI::App& app, const ServeConfig& config) {
+  if (config.config_file.empty()) return absl::OkStatus();
+  const std::string file = config.config_file.string();
+  std::vector<CLI::ConfigItem> items;
+  try {
+    items = CLI::ConfigTOML().from_file(file);
+  } catch (const CLI::Error& e) {
+    return absl::InvalidArgumentError(absl::StrCat("--config ", file, ": ", e.what()));
+  }
+  std::vector<std::string> errors;
+  for (const CLI::ConfigItem& item : items) {
+    if (!item.parents.empty()) {
+      errors.push_back(absl::StrCat(file, ": [", absl::StrJoin(item.parents, "."),
+                                    "]: sections are not settings of provd serve"));
+      continue;
+    }
+    std::string name = item.name;
+    std::replace(name.begin(), name.end(), '_', '-');
+    CLI::Option* option = name == "config" ? nullptr : app.get_option_no_throw("--" + name);
+    if (option == nullptr) {
+      errors.push_back(absl::StrCat(file, ": unknown setting \"", item.name, "\""));
+      continue;
+    }
+    if (option->count() > 0) continue;  // given on the command line, which wins
+    try {
+      for (const std::string& value : item.inputs) option->add_result(value);
+      option->run_callback();
+    } catch (const CLI::Error& e) {
+      errors.push_back(absl::StrCat(file, ": ", item.name, ": ", e.what()));
+    }
+  }
+  if (errors.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrJoin(errors, "; "));
+}
+
 absl::Status FinalizeServeConfig(ServeConfig& config) {
   std::vector<std::string> errors;
   if (auto address = ParseListenAddress(config.listen, "--listen", /*allow_unix=*/true);
@@ -150,6 +188,9 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
   if (absl::Status s = ValidateLogSettings(config.log_level, config.log_format); !s.ok()) {
     errors.emplace_back(s.message());
   }
+  if (config.cpu_workers == 0 && config.simulated_gpus == 0) {
+    errors.emplace_back("--cpu-workers 0: needs a GPU to run jobs on (here: --simulated-gpus)");
+  }
   if (config.max_message_bytes < kMinMessageBytes || config.max_message_bytes > kMaxMessageBytes) {
     errors.push_back(absl::StrCat("--max-message-bytes ", config.max_message_bytes,
                                   ": must be from ", kMinMessageBytes, " to ", kMaxMessageBytes));
@@ -160,6 +201,7 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
 
 nlohmann::json ToJson(const ServeConfig& config) {
   return {
+      {"config", config.config_file.string()},
       {"listen", config.listen},
       {"metrics_listen", config.metrics_listen},
       {"data_dir", config.data_dir.string()},

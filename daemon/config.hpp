@@ -29,6 +29,7 @@ struct ServeConfig {
   uint32_t shutdown_grace_seconds = 30;
   std::filesystem::path ready_file;  // written once serving: {"grpc": ..., "metrics": ...}
   bool print_config = false;
+  std::filesystem::path config_file;  // TOML; settings in it yield to flags
 
   // Jobs.
   uint32_t cpu_workers = 1;          // jobs proving at once without a GPU
@@ -58,6 +59,10 @@ std::filesystem::path DefaultDataDir();
 
 // Declares the serve flags on `app`, writing into `config`.
 void AddServeFlags(CLI::App& app, ServeConfig& config);
+
+// Reads --config (if given) into the options of `app` that the command line left unset:
+// INVALID_ARGUMENT naming the file and every unknown or bad setting. Call after parsing.
+absl::Status ApplyConfigFile(CLI::App& app, const ServeConfig& config);
 
 // Fills in the defaults and derived fields and validates everything; INVALID_ARGUMENT listing
 // every bad flag otherwise.

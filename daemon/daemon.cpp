@@ -19,8 +19,9 @@ namespace provd::daemon {
 namespace {
 
 constexpr char kProverServiceName[] = "provd.v1.Prover";
-// After the scheduler stopped, what is left of open RPCs (streams ending) gets this long.
-constexpr absl::Duration kRpcDrain = absl::Seconds(2);
+// After the scheduler stopped, open RPCs get what is left of the grace period, and at least
+// this long (WatchJob streams end at once; others may be mid-reply).
+constexpr absl::Duration kRpcDrain = absl::Seconds(1);
 
 // A pool whose threads run at `nice`: threads inherit their creator's nice value on Linux, so
 // the pool is made from a thread that lowered its own priority first.
@@ -150,6 +151,7 @@ void Daemon::Shutdown(absl::Duration grace) {
   stopped_ = true;
   spdlog::info("shutting down: refusing new jobs, {} for running ones",
                absl::FormatDuration(grace));
+  const absl::Time end_of_grace = absl::Now() + grace;
   if (server_ != nullptr) {
     server_->GetHealthCheckService()->SetServingStatus(false);
     service_->StartDraining();
@@ -157,7 +159,7 @@ void Daemon::Shutdown(absl::Duration grace) {
   if (scheduler_ != nullptr) scheduler_->Stop(grace);
   if (server_ != nullptr) {
     service_->StopStreams();
-    server_->Shutdown(absl::ToChronoTime(absl::Now() + kRpcDrain));
+    server_->Shutdown(absl::ToChronoTime(std::max(end_of_grace, absl::Now() + kRpcDrain)));
     server_->Wait();
   }
   metrics_endpoint_.reset();

@@ -118,7 +118,13 @@ int Main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  if (serve->parsed()) return Serve(serve_config);
+  if (serve->parsed()) {
+    if (absl::Status s = ApplyConfigFile(*serve, serve_config); !s.ok()) {
+      std::cerr << "provd serve: " << s.message() << "\n";
+      return kExitUsage;
+    }
+    return Serve(serve_config);
+  }
   if (prove->parsed()) return RunProve(prove_command);
   if (locks->parsed()) return RunLocks(locks_command);
   if (version->parsed()) return PrintVersion();

@@ -138,6 +138,15 @@ grpc::Status ProverService::WatchJob(grpc::ServerContext* context,
       next = event.sequence() + 1;
       if (IsFinalEvent(event)) return grpc::Status::OK;
     }
+    if (events->empty()) {
+      // Asked to start past a finished job's last event: there is nothing more to come.
+      absl::StatusOr<provd::v1::JobState> state = store_.State(request->job_id());
+      if (!state.ok()) return ToGrpcStatus(state.status());
+      if (*state == provd::v1::JOB_STATE_SUCCEEDED || *state == provd::v1::JOB_STATE_FAILED ||
+          *state == provd::v1::JOB_STATE_CANCELLED) {
+        return grpc::Status::OK;
+      }
+    }
     if (context->IsCancelled()) return ToGrpcStatus(absl::CancelledError("the client went away"));
     if (streams_stopped_.load(std::memory_order_relaxed)) {
       // The job is safe in the store; the client resumes with from_sequence on another start.

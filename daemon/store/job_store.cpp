@@ -350,6 +350,16 @@ absl::StatusOr<JobListPage> JobStore::List(const std::vector<JobState>& states,
   return page;
 }
 
+absl::StatusOr<JobState> JobStore::State(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Statement> query = db_.Prepare("SELECT state FROM jobs WHERE id = ?");
+  if (!query.ok()) return query.status();
+  absl::StatusOr<bool> row = query->Bind(1, id).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return NotFound(id);
+  return static_cast<JobState>(query->Int(0));
+}
+
 absl::StatusOr<std::vector<JobEvent>> JobStore::Events(const std::string& id,
                                                        uint64_t from_sequence) {
   std::lock_guard lock(mutex_);

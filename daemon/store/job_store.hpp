@@ -94,6 +94,8 @@ class JobStore {
   absl::StatusOr<JobListPage> List(const std::vector<provd::v1::JobState>& states,
                                    provd::v1::Priority priority, uint32_t page_size,
                                    const std::string& page_token);
+  // The job's state alone; NOT_FOUND for an unknown id.
+  absl::StatusOr<provd::v1::JobState> State(const std::string& id);
   // Events with sequence >= from_sequence, in order; NOT_FOUND for an unknown id.
   absl::StatusOr<std::vector<provd::v1::JobEvent>> Events(const std::string& id,
                                                           uint64_t from_sequence);

@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -30,15 +32,30 @@ absl::StatusOr<sockaddr_in> ParseHostPort(const std::string& host_port) {
 
 absl::StatusOr<std::unique_ptr<DaemonProcess>> DaemonProcess::Start(
     const std::vector<std::string>& extra_flags) {
+  return StartIn({}, extra_flags);
+}
+
+absl::StatusOr<std::unique_ptr<DaemonProcess>> DaemonProcess::StartIn(
+    const std::filesystem::path& state_dir, const std::vector<std::string>& extra_flags) {
   std::unique_ptr<DaemonProcess> daemon(new DaemonProcess());
-  const auto ready_file = daemon->dir_ / "ready.json";
-  std::vector<std::string> argv = {PROVD_BINARY,       "serve",
-                                   "--listen",         "127.0.0.1:0",
-                                   "--metrics-listen", "127.0.0.1:0",
-                                   "--data-dir",       (daemon->dir_ / "data").string(),
-                                   "--lock-dir",       (daemon->dir_ / "locks").string(),
-                                   "--ready-file",     ready_file.string(),
-                                   "--shutdown-grace", "5"};
+  daemon->state_dir_ = state_dir.empty() ? daemon->dir_.path() : state_dir;
+  const std::filesystem::path& dir = daemon->state_dir_;
+  const auto ready_file = dir / "ready.json";
+  std::filesystem::remove(ready_file);  // a previous daemon's
+  const std::vector<std::pair<std::string, std::string>> defaults = {
+      {"--listen", "127.0.0.1:0"},
+      {"--metrics-listen", "127.0.0.1:0"},
+      {"--data-dir", (dir / "data").string()},
+      {"--lock-dir", (dir / "locks").string()},
+      {"--ready-file", ready_file.string()},
+      {"--shutdown-grace", "5"}};
+  std::vector<std::string> argv = {PROVD_BINARY, "serve"};
+  for (const auto& [flag, value] : defaults) {
+    // A flag the test gives replaces the default (provd refuses a flag given twice).
+    if (std::find(extra_flags.begin(), extra_flags.end(), flag) != extra_flags.end()) continue;
+    argv.push_back(flag);
+    argv.push_back(value);
+  }
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   absl::StatusOr<Subprocess> process = Subprocess::Start(argv, daemon->dir_.path());
   if (!process.ok()) return process.status();

@@ -13,14 +13,20 @@ namespace provd::testing {
 
 class DaemonProcess {
  public:
-  // Starts provd with `extra_flags` and waits (at most 20 s) until it reports its addresses.
+  // Starts provd with `extra_flags` (which replace the defaults of the flags they name: the
+  // loopback ports, --data-dir, --lock-dir, --ready-file, --shutdown-grace 5) and waits (at most 20
+  // s) until it reports its addresses.
   static absl::StatusOr<std::unique_ptr<DaemonProcess>> Start(
       const std::vector<std::string>& extra_flags = {});
+  // The same with its data dir, lock dir and logs under `state_dir`, which outlives it: a
+  // daemon started again there finds the jobs of the one before.
+  static absl::StatusOr<std::unique_ptr<DaemonProcess>> StartIn(
+      const std::filesystem::path& state_dir, const std::vector<std::string>& extra_flags = {});
 
   const std::string& grpc_address() const { return grpc_address_; }
   const std::string& metrics_address() const { return metrics_address_; }
   Subprocess& process() { return *process_; }
-  const TempDir& dir() const { return dir_; }
+  const std::filesystem::path& state_dir() const { return state_dir_; }
 
   // Runs provctl --addr <this daemon> `args`.
   absl::StatusOr<ExitInfo> Provctl(const std::vector<std::string>& args);
@@ -29,6 +35,7 @@ class DaemonProcess {
   DaemonProcess() = default;
 
   TempDir dir_;
+  std::filesystem::path state_dir_;
   std::optional<Subprocess> process_;
   std::string grpc_address_;
   std::string metrics_address_;

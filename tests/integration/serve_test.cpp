@@ -51,10 +51,11 @@ TEST(ServeTest, HealthIsServingForTheServerAndTheProverService) {
 TEST(ServeTest, MalformedJobsAreRejectedWithInvalidArgumentNamingTheField) {
   auto daemon = StartDaemon();
   ASSERT_NE(daemon, nullptr);
-  WriteFile(daemon->dir() / "w.wtns", std::string(kWitnessHeader, sizeof(kWitnessHeader) - 1));
-  WriteFile(daemon->dir() / "junk.bin", "definitely not a witness");
-  const std::string witness = (daemon->dir() / "w.wtns").string();
-  const std::string junk = (daemon->dir() / "junk.bin").string();
+  WriteFile(daemon->state_dir() / "w.wtns",
+            std::string(kWitnessHeader, sizeof(kWitnessHeader) - 1));
+  WriteFile(daemon->state_dir() / "junk.bin", "definitely not a witness");
+  const std::string witness = (daemon->state_dir() / "w.wtns").string();
+  const std::string junk = (daemon->state_dir() / "junk.bin").string();
 
   auto escape = daemon->Provctl({"submit", "--zkey", "../../etc/passwd", "--witness", witness});
   ASSERT_THAT(escape, IsOk());
@@ -73,15 +74,18 @@ TEST(ServeTest, MalformedJobsAreRejectedWithInvalidArgumentNamingTheField) {
   EXPECT_THAT(bad_seed->stderr_text, HasSubstr("--seed must be 64 hex digits"));
 }
 
-TEST(ServeTest, AValidJobIsRefusedAsUnimplementedUntilAProverIsBuiltIn) {
+TEST(ServeTest, AKeyThatIsNotInTheKeyDirIsInvalidArgumentNamingTheKey) {
   auto daemon = StartDaemon();
   ASSERT_NE(daemon, nullptr);
-  WriteFile(daemon->dir() / "w.wtns", std::string(kWitnessHeader, sizeof(kWitnessHeader) - 1));
+  WriteFile(daemon->state_dir() / "w.wtns",
+            std::string(kWitnessHeader, sizeof(kWitnessHeader) - 1));
   auto submit = daemon->Provctl({"submit", "--zkey", "multiplier.zkey", "--witness",
-                                 (daemon->dir() / "w.wtns").string(), "--priority", "high"});
+                                 (daemon->state_dir() / "w.wtns").string(), "--priority", "high"});
   ASSERT_THAT(submit, IsOk());
   EXPECT_EQ(submit->code, 1);
-  EXPECT_THAT(submit->stderr_text, HasSubstr("UNIMPLEMENTED"));
+  EXPECT_THAT(
+      submit->stderr_text,
+      HasSubstr("INVALID_ARGUMENT: spec.groth16.zkey_name: key \"multiplier.zkey\" not found"));
 }
 
 TEST(ServeTest, UnknownJobsAreNotFoundAndTheListIsEmpty) {
@@ -96,7 +100,7 @@ TEST(ServeTest, UnknownJobsAreNotFoundAndTheListIsEmpty) {
   auto bad_id = daemon->Provctl({"status", "../x"});
   ASSERT_THAT(bad_id, IsOk());
   EXPECT_THAT(bad_id->stderr_text, HasSubstr("INVALID_ARGUMENT: job_id"));
-  auto list = daemon->Provctl({"list", "--state", "queued", "--priority", "low"});
+  auto list = daemon->Provctl({"--json", "list", "--state", "queued", "--priority", "low"});
   ASSERT_THAT(list, IsOk());
   EXPECT_EQ(list->code, 0) << list->stderr_text;
   EXPECT_EQ(nlohmann::json::parse(list->stdout_text), nlohmann::json::object());
@@ -215,7 +219,7 @@ TEST(ServeTest, WithoutAGpuNoLockFileIsTouched) {
   }
   auto daemon = StartDaemon();
   ASSERT_NE(daemon, nullptr);
-  EXPECT_FALSE(std::filesystem::exists(daemon->dir() / "locks"));
+  EXPECT_FALSE(std::filesystem::exists(daemon->state_dir() / "locks"));
 }
 
 TEST(ServeTest, JsonLogsAreOneObjectPerLine) {
