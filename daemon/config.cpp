@@ -109,6 +109,14 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
   app.add_option("--ntt-chunk-stages", config.ntt_chunk_stages,
                  "NTT stages per chunk (0: a whole transform per chunk)")
       ->capture_default_str();
+  app.add_option("--tls-cert", config.security.tls_cert,
+                 "Serve TLS with this certificate chain (PEM); needs --tls-key");
+  app.add_option("--tls-key", config.security.tls_key, "Private key (PEM) of --tls-cert");
+  app.add_option("--tls-client-ca", config.security.tls_client_ca,
+                 "Mutual TLS: require client certificates signed by this CA (PEM)");
+  app.add_option("--auth-token-file", config.security.auth_token_file,
+                 "Require `authorization: Bearer <token>` on every job call, the token read "
+                 "from this file (health checks stay open)");
   app.add_option("--simulated-gpus", config.simulated_gpus,
                  "Arbitrate this many simulated GPUs (computed on the CPU; for tests and demos)")
       ->capture_default_str()
@@ -191,6 +199,17 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
   if (config.cpu_workers == 0 && config.simulated_gpus == 0) {
     errors.emplace_back("--cpu-workers 0: needs a GPU to run jobs on (here: --simulated-gpus)");
   }
+  if (absl::Status s = ValidateSecurityConfig(config.security); !s.ok()) {
+    errors.emplace_back(s.message());
+  }
+  for (auto [path, flag] : {std::pair{&config.security.tls_cert, "--tls-cert"},
+                            std::pair{&config.security.tls_key, "--tls-key"},
+                            std::pair{&config.security.tls_client_ca, "--tls-client-ca"},
+                            std::pair{&config.security.auth_token_file, "--auth-token-file"}}) {
+    if (!path->empty() && !std::filesystem::is_regular_file(*path)) {
+      errors.push_back(absl::StrCat(flag, " ", path->string(), ": no such file"));
+    }
+  }
   if (config.max_message_bytes < kMinMessageBytes || config.max_message_bytes > kMaxMessageBytes) {
     errors.push_back(absl::StrCat("--max-message-bytes ", config.max_message_bytes,
                                   ": must be from ", kMinMessageBytes, " to ", kMaxMessageBytes));
@@ -222,6 +241,10 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"high_priority_gpu_wait", config.high_priority_gpu_wait_seconds},
       {"msm_chunk_points", config.msm_chunk_points},
       {"ntt_chunk_stages", config.ntt_chunk_stages},
+      {"tls_cert", config.security.tls_cert.string()},
+      {"tls_key", config.security.tls_key.string()},
+      {"tls_client_ca", config.security.tls_client_ca.string()},
+      {"auth_token_file", config.security.auth_token_file.string()},
       {"simulated_gpus", config.simulated_gpus},
       {"simulated_gpu_latency_ms", config.simulated_gpu_latency_ms},
   };

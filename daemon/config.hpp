@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "daemon/listen_address.hpp"
+#include "daemon/server_security.hpp"
 #include "nlohmann/json_fwd.hpp"
 
 namespace CLI {
@@ -42,6 +43,8 @@ struct ServeConfig {
   double high_priority_gpu_wait_seconds = 10;
   uint64_t msm_chunk_points = 1ull << 18;
   uint32_t ntt_chunk_stages = 0;
+
+  SecurityConfig security;
 
   // Simulated GPUs (tests, demos): arbitrated like real ones, computed on the CPU.
   uint32_t simulated_gpus = 0;

@@ -109,14 +109,21 @@ absl::Status Daemon::StartJobs() {
 absl::Status Daemon::StartGrpc() {
   RequestLimits limits;
   limits.max_witness_bytes = config_.max_message_bytes;
-  service_ = std::make_unique<ProverService>(limits, *store_, *scheduler_, *keys_, hub_);
+  absl::StatusOr<BearerTokenCheck> auth =
+      BearerTokenCheck::FromFile(config_.security.auth_token_file);
+  if (!auth.ok()) return auth.status();
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeServerCredentials(config_.security);
+  if (!credentials.ok()) return credentials.status();
+  const bool token = auth->enabled();
+  service_ =
+      std::make_unique<ProverService>(limits, *std::move(auth), *store_, *scheduler_, *keys_, hub_);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int bound_port = 0;
-  builder.AddListeningPort(config_.listen_address.ToString(), grpc::InsecureServerCredentials(),
-                           &bound_port);
+  builder.AddListeningPort(config_.listen_address.ToString(), *credentials, &bound_port);
   // gRPC sets SO_REUSEPORT by default, which would let a second daemon bind the same port and
   // silently take half of the connections. One port, one daemon.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -132,10 +139,14 @@ absl::Status Daemon::StartGrpc() {
   } else {
     grpc_address_ = absl::StrCat(config_.listen_address.host, ":", bound_port);
   }
-  if (!config_.listen_address.IsLoopback()) {
-    spdlog::warn("listening on {} without TLS: anyone who can reach it can submit jobs",
-                 grpc_address_);
+  if (!config_.listen_address.IsLoopback() && !config_.security.tls()) {
+    spdlog::warn("listening on {} without TLS: {}", grpc_address_,
+                 token ? "the bearer token crosses the network in clear text"
+                       : "anyone who can reach it can submit jobs");
   }
+  spdlog::info("transport: {}{}; job calls: {}", config_.security.tls() ? "TLS" : "plaintext",
+               config_.security.tls_client_ca.empty() ? "" : " with client certificates",
+               token ? "bearer token required" : "open");
   grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
   health->SetServingStatus(kProverServiceName, true);
   health->SetServingStatus(true);

@@ -103,7 +103,8 @@ absl::Status ProverService::Submit(const provd::v1::SubmitJobRequest& request,
 grpc::Status ProverService::SubmitJob(grpc::ServerContext* context,
                                       const provd::v1::SubmitJobRequest* request,
                                       provd::v1::SubmitJobResponse* response) {
-  absl::Status status = Submit(*request, *response);
+  absl::Status status = auth_.Check(*context);
+  if (status.ok()) status = Submit(*request, *response);
   if (!status.ok()) {
     spdlog::info("SubmitJob from {} refused: {}", context->peer(), status.ToString());
   } else if (!response->deduplicated()) {
@@ -114,9 +115,10 @@ grpc::Status ProverService::SubmitJob(grpc::ServerContext* context,
   return ToGrpcStatus(status);
 }
 
-grpc::Status ProverService::GetJob(grpc::ServerContext* /*context*/,
+grpc::Status ProverService::GetJob(grpc::ServerContext* context,
                                    const provd::v1::GetJobRequest* request,
                                    provd::v1::Job* response) {
+  if (absl::Status s = auth_.Check(*context); !s.ok()) return ToGrpcStatus(s);
   if (absl::Status s = ValidateJobId(request->job_id()); !s.ok()) return ToGrpcStatus(s);
   absl::StatusOr<provd::v1::Job> job = store_.Get(request->job_id());
   if (!job.ok()) return ToGrpcStatus(job.status());
@@ -127,6 +129,7 @@ grpc::Status ProverService::GetJob(grpc::ServerContext* /*context*/,
 grpc::Status ProverService::WatchJob(grpc::ServerContext* context,
                                      const provd::v1::WatchJobRequest* request,
                                      grpc::ServerWriter<provd::v1::JobEvent>* writer) {
+  if (absl::Status s = auth_.Check(*context); !s.ok()) return ToGrpcStatus(s);
   if (absl::Status s = ValidateJobId(request->job_id()); !s.ok()) return ToGrpcStatus(s);
   uint64_t next = std::max<uint64_t>(request->from_sequence(), 1);
   for (;;) {
@@ -157,9 +160,10 @@ grpc::Status ProverService::WatchJob(grpc::ServerContext* context,
   }
 }
 
-grpc::Status ProverService::CancelJob(grpc::ServerContext* /*context*/,
+grpc::Status ProverService::CancelJob(grpc::ServerContext* context,
                                       const provd::v1::CancelJobRequest* request,
                                       provd::v1::Job* response) {
+  if (absl::Status s = auth_.Check(*context); !s.ok()) return ToGrpcStatus(s);
   if (absl::Status s = ValidateJobId(request->job_id()); !s.ok()) return ToGrpcStatus(s);
   absl::StatusOr<provd::v1::Job> job = scheduler_.Cancel(request->job_id(), kCancelWait);
   if (!job.ok()) return ToGrpcStatus(job.status());
@@ -167,9 +171,10 @@ grpc::Status ProverService::CancelJob(grpc::ServerContext* /*context*/,
   return grpc::Status::OK;
 }
 
-grpc::Status ProverService::ListJobs(grpc::ServerContext* /*context*/,
+grpc::Status ProverService::ListJobs(grpc::ServerContext* context,
                                      const provd::v1::ListJobsRequest* request,
                                      provd::v1::ListJobsResponse* response) {
+  if (absl::Status s = auth_.Check(*context); !s.ok()) return ToGrpcStatus(s);
   if (absl::Status s = ValidateListJobs(*request); !s.ok()) return ToGrpcStatus(s);
   std::vector<provd::v1::JobState> states;
   for (int state : request->states()) states.push_back(static_cast<provd::v1::JobState>(state));

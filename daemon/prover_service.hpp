@@ -8,6 +8,7 @@
 #include "daemon/jobs/event_hub.hpp"
 #include "daemon/jobs/scheduler.hpp"
 #include "daemon/request_validation.hpp"
+#include "daemon/server_security.hpp"
 #include "daemon/store/job_store.hpp"
 #include "provd/v1/prover.grpc.pb.h"
 #include "prover_core/groth16/key_cache.hpp"
@@ -16,9 +17,14 @@ namespace provd::daemon {
 
 class ProverService final : public provd::v1::Prover::Service {
  public:
-  ProverService(RequestLimits limits, JobStore& store, Scheduler& scheduler,
+  ProverService(RequestLimits limits, BearerTokenCheck auth, JobStore& store, Scheduler& scheduler,
                 groth16::ProvingKeyCache& keys, EventHub& hub)
-      : limits_(limits), store_(store), scheduler_(scheduler), keys_(keys), hub_(hub) {}
+      : limits_(limits),
+        auth_(std::move(auth)),
+        store_(store),
+        scheduler_(scheduler),
+        keys_(keys),
+        hub_(hub) {}
 
   // From now on new jobs are refused with UNAVAILABLE (the daemon is shutting down).
   void StartDraining() { draining_.store(true, std::memory_order_relaxed); }
@@ -46,6 +52,7 @@ class ProverService final : public provd::v1::Prover::Service {
   absl::Status CheckGroth16(const provd::v1::Groth16Spec& spec);
 
   const RequestLimits limits_;
+  const BearerTokenCheck auth_;
   JobStore& store_;
   Scheduler& scheduler_;
   groth16::ProvingKeyCache& keys_;
