@@ -44,9 +44,8 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const ServeConfig& config)
   if (absl::Status s = PrepareDirectories(config.data_dir, config.key_dir); !s.ok()) return s;
   if (absl::Status s = daemon->StartJobs(); !s.ok()) return s;
 
-  daemon->metrics_ = std::make_unique<Metrics>(daemon->gpus_);
   if (!config.metrics_listen.empty()) {
-    auto endpoint = MetricsEndpoint::Start(config.metrics_address, daemon->metrics_->registry());
+    auto endpoint = MetricsEndpoint::Start(config.metrics_address, *daemon->metrics_);
     if (!endpoint.ok()) return endpoint.status();
     daemon->metrics_endpoint_ = *std::move(endpoint);
     daemon->metrics_address_ = daemon->metrics_endpoint_->bound_address();
@@ -62,7 +61,9 @@ absl::Status Daemon::StartJobs() {
 
   gpus_ = DetectGpus();
   for (const GpuDevice& device : gpus_.devices) spdlog::info("{}", Describe(device));
+  metrics_ = std::make_unique<Metrics>(gpus_);
   JobRunnerOptions runner;
+  runner.metrics = metrics_.get();
   if (config_.simulated_gpus > 0) {
     absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
         arbiter::Arbiter::Open(config_.lock_dir, config_.simulated_gpus);
@@ -99,8 +100,10 @@ absl::Status Daemon::StartJobs() {
   scheduling.max_queued = static_cast<int64_t>(config_.max_queued_jobs);
   scheduling.retention = absl::Seconds(config_.retention_hours * 3600);
   scheduling.low_priority_nice = config_.low_priority_nice;
+  scheduling.metrics = metrics_.get();
   scheduler_ = std::make_unique<Scheduler>(*store_, *runner_, hub_, scheduling);
   if (absl::Status s = scheduler_->Start(); !s.ok()) return s;
+  AddSampledMetrics();
   spdlog::info("{} job slot(s), {} compute thread(s), job store in {}", scheduling.slots,
                runner.high_pool->size(), config_.data_dir.string());
   return absl::OkStatus();
@@ -116,8 +119,8 @@ absl::Status Daemon::StartGrpc() {
       MakeServerCredentials(config_.security);
   if (!credentials.ok()) return credentials.status();
   const bool token = auth->enabled();
-  service_ =
-      std::make_unique<ProverService>(limits, *std::move(auth), *store_, *scheduler_, *keys_, hub_);
+  service_ = std::make_unique<ProverService>(limits, *std::move(auth), *store_, *scheduler_, *keys_,
+                                             hub_, metrics_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -155,6 +158,41 @@ absl::Status Daemon::StartGrpc() {
                    ? ""
                    : absl::StrCat(", metrics on http://", metrics_address_, "/metrics"));
   return absl::OkStatus();
+}
+
+void Daemon::AddSampledMetrics() {
+  SampledMetrics& sampled = *metrics_->sampled();
+  // The endpoint that calls these stops before the scheduler and the cache go (Shutdown).
+  Scheduler* scheduler = scheduler_.get();
+  auto per_priority = [scheduler](auto field) {
+    return [scheduler, field] {
+      const SchedulerSnapshot s = scheduler->Snapshot();
+      return SampledMetrics::Sample{{{{"priority", "high"}}, field(s.high)},
+                                    {{{"priority", "low"}}, field(s.low)}};
+    };
+  };
+  sampled.AddGauge("provd_queue_depth", "Jobs waiting in the queue, by priority",
+                   per_priority([](const auto& p) { return static_cast<double>(p.queued); }));
+  sampled.AddGauge(
+      "provd_queue_oldest_age_seconds", "Age of the oldest queued job (0 when none), by priority",
+      per_priority([](const auto& p) { return absl::ToDoubleSeconds(p.oldest_queued_age); }));
+  sampled.AddGauge("provd_jobs_running", "Jobs being proved, by priority",
+                   per_priority([](const auto& p) { return static_cast<double>(p.running); }));
+  groth16::ProvingKeyCache* keys = keys_.get();
+  auto cache = [keys](auto field) {
+    return [keys, field] { return SampledMetrics::Sample{{{}, field(keys->stats())}}; };
+  };
+  sampled.AddGauge("provd_key_cache_bytes", "Bytes held by loaded proving keys",
+                   cache([](const auto& s) { return static_cast<double>(s.bytes); }));
+  sampled.AddGauge("provd_key_cache_entries", "Proving keys loaded",
+                   cache([](const auto& s) { return static_cast<double>(s.entries); }));
+  sampled.AddCounter("provd_key_cache_hits_total", "Key requests answered from the cache",
+                     cache([](const auto& s) { return static_cast<double>(s.hits); }));
+  sampled.AddCounter("provd_key_cache_loads_total", "Key requests that read a key file",
+                     cache([](const auto& s) { return static_cast<double>(s.loads); }));
+  sampled.AddCounter("provd_key_cache_evictions_total",
+                     "Keys dropped to stay under the byte budget",
+                     cache([](const auto& s) { return static_cast<double>(s.evictions); }));
 }
 
 void Daemon::Shutdown(absl::Duration grace) {

@@ -46,9 +46,12 @@ class Daemon {
   Daemon() = default;
   absl::Status StartJobs();
   absl::Status StartGrpc();
+  // Metrics read at scrape time: queue depth and age, running jobs, the key cache.
+  void AddSampledMetrics();
 
   ServeConfig config_;
   GpuInventory gpus_;
+  std::unique_ptr<Metrics> metrics_;  // before everything that reports to it
   std::unique_ptr<JobStore> store_;
   EventHub hub_;
   std::unique_ptr<arbiter::Arbiter> arbiter_;
@@ -56,7 +59,6 @@ class Daemon {
   std::unique_ptr<groth16::ProvingKeyCache> keys_;
   std::unique_ptr<JobRunner> runner_;
   std::unique_ptr<Scheduler> scheduler_;
-  std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<MetricsEndpoint> metrics_endpoint_;
   std::unique_ptr<ProverService> service_;
   std::unique_ptr<grpc::Server> server_;

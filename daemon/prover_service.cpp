@@ -3,6 +3,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "daemon/grpc_status.hpp"
+#include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/witness_file.hpp"
@@ -86,13 +87,11 @@ absl::Status ProverService::Submit(const provd::v1::SubmitJobRequest& request,
     queued.id = outcome->job.id();
     queued.priority = outcome->job.priority();
     queued.order = outcome->order;
-    if (submission.deadline) {
-      queued.expires_at =
-          absl::FromUnixNanos(
-              google::protobuf::util::TimeUtil::TimestampToNanoseconds(outcome->job.created_at())) +
-          *submission.deadline;
-    }
+    queued.accepted_at = absl::FromUnixNanos(
+        google::protobuf::util::TimeUtil::TimestampToNanoseconds(outcome->job.created_at()));
+    if (submission.deadline) queued.expires_at = queued.accepted_at + *submission.deadline;
     scheduler_.Enqueue(queued);
+    if (metrics_ != nullptr) metrics_->JobSubmitted("groth16", PriorityLabel(queued.priority));
     hub_.Notify();
   }
   *response.mutable_job() = std::move(outcome->job);
@@ -106,6 +105,7 @@ grpc::Status ProverService::SubmitJob(grpc::ServerContext* context,
   absl::Status status = auth_.Check(*context);
   if (status.ok()) status = Submit(*request, *response);
   if (!status.ok()) {
+    if (metrics_ != nullptr) metrics_->JobRejected(status.code());
     spdlog::info("SubmitJob from {} refused: {}", context->peer(), status.ToString());
   } else if (!response->deduplicated()) {
     spdlog::info("job {}: accepted from {} ({}, key {}, {} witness bytes)", response->job().id(),

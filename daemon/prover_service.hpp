@@ -7,6 +7,7 @@
 
 #include "daemon/jobs/event_hub.hpp"
 #include "daemon/jobs/scheduler.hpp"
+#include "daemon/metrics.hpp"
 #include "daemon/request_validation.hpp"
 #include "daemon/server_security.hpp"
 #include "daemon/store/job_store.hpp"
@@ -18,13 +19,14 @@ namespace provd::daemon {
 class ProverService final : public provd::v1::Prover::Service {
  public:
   ProverService(RequestLimits limits, BearerTokenCheck auth, JobStore& store, Scheduler& scheduler,
-                groth16::ProvingKeyCache& keys, EventHub& hub)
+                groth16::ProvingKeyCache& keys, EventHub& hub, Metrics* metrics /* may be null */)
       : limits_(limits),
         auth_(std::move(auth)),
         store_(store),
         scheduler_(scheduler),
         keys_(keys),
-        hub_(hub) {}
+        hub_(hub),
+        metrics_(metrics) {}
 
   // From now on new jobs are refused with UNAVAILABLE (the daemon is shutting down).
   void StartDraining() { draining_.store(true, std::memory_order_relaxed); }
@@ -57,6 +59,7 @@ class ProverService final : public provd::v1::Prover::Service {
   Scheduler& scheduler_;
   groth16::ProvingKeyCache& keys_;
   EventHub& hub_;
+  Metrics* metrics_;
   std::atomic<bool> draining_{false};
   std::atomic<bool> streams_stopped_{false};
 };

@@ -21,6 +21,19 @@ void JobObserver::Record(provd::v1::JobEvent event) {
   hub_.Notify();
 }
 
+void JobObserver::CloseSegment(bool was_on_gpu) {
+  const absl::Time now = absl::Now();
+  if (segment_start_ && metrics_ != nullptr) {
+    metrics_->ProvingTime(priority_, was_on_gpu, now - *segment_start_);
+  }
+  segment_start_ = now;
+}
+
+void JobObserver::Finish() {
+  if (segment_start_) CloseSegment(OnGpu());
+  segment_start_.reset();
+}
+
 void JobObserver::SetBackend(provd::v1::JobEvent::RoundStarted& event) const {
   std::optional<size_t> device = lease_ != nullptr ? lease_->device() : std::nullopt;
   event.set_backend(device ? provd::v1::BACKEND_GPU : provd::v1::BACKEND_CPU);
@@ -34,6 +47,7 @@ void JobObserver::RoundStarted(plan::Round round, size_t chunks) {
   started->set_round_name(plan::RoundName(round));
   started->set_chunk_total(static_cast<uint32_t>(chunks));
   SetBackend(*started);
+  if (!segment_start_) segment_start_ = absl::Now();
   spdlog::debug("job {}: round {} started on {} ({} chunks)", job_id_, plan::RoundName(round),
                 started->backend() == provd::v1::BACKEND_GPU ? "gpu" : "cpu", chunks);
   Record(std::move(event));
@@ -48,6 +62,8 @@ void JobObserver::RoundFinished(plan::Round round, size_t /*chunks*/, absl::Dura
   finished->set_backend(device ? provd::v1::BACKEND_GPU : provd::v1::BACKEND_CPU);
   if (device) finished->set_gpu_index(static_cast<uint32_t>(*device));
   *finished->mutable_elapsed() = TimeUtil::NanosecondsToDuration(absl::ToInt64Nanoseconds(wall));
+  if (metrics_ != nullptr)
+    metrics_->RoundFinished(plan::RoundName(round), device.has_value(), wall);
   spdlog::debug("job {}: round {} finished in {}", job_id_, plan::RoundName(round),
                 absl::FormatDuration(wall));
   Record(std::move(event));
@@ -55,6 +71,15 @@ void JobObserver::RoundFinished(plan::Round round, size_t /*chunks*/, absl::Dura
 
 void JobObserver::DeviceMoved(const plan::ChunkRef& chunk, plan::DeviceMove move, size_t device,
                               absl::Duration took) {
+  // The segment before the move ran on the GPU exactly when this move is a yield.
+  CloseSegment(/*was_on_gpu=*/move == plan::DeviceMove::kYielded);
+  if (metrics_ != nullptr) {
+    if (move == plan::DeviceMove::kYielded) {
+      metrics_->GpuYielded(device, took);
+    } else {
+      metrics_->GpuReturned(device);
+    }
+  }
   provd::v1::JobEvent event;
   if (move == plan::DeviceMove::kYielded) {
     auto* yielded = event.mutable_device_yielded();
@@ -83,6 +108,7 @@ void JobObserver::ChunkFellBack(const plan::ChunkRef& chunk, std::string_view ba
   fallback->set_round_index(RoundIndex(chunk.round));
   fallback->set_chunk_index(static_cast<uint32_t>(chunk.index));
   fallback->set_reason(error.ToString());
+  if (metrics_ != nullptr) metrics_->GpuFellBack(device.value_or(0), error.code());
   spdlog::warn("job {}: chunk {}/{} of {} failed on {} and runs on the CPU instead: {}", job_id_,
                chunk.index, chunk.count, plan::RoundName(chunk.round), backend, error.ToString());
   Record(std::move(event));

@@ -2,10 +2,12 @@
 // durable events and log lines, each carrying the job id.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "arbiter/arbiter.hpp"
 #include "daemon/jobs/event_hub.hpp"
+#include "daemon/metrics.hpp"
 #include "daemon/store/job_store.hpp"
 #include "prover_core/plan/round.hpp"
 
@@ -13,8 +15,14 @@ namespace provd::daemon {
 
 class JobObserver final : public plan::ProofObserver {
  public:
-  JobObserver(std::string job_id, JobStore& store, EventHub& hub)
-      : job_id_(std::move(job_id)), store_(store), hub_(hub) {}
+  // `metrics` may be null; `priority` labels the proving time.
+  JobObserver(std::string job_id, const char* priority, JobStore& store, EventHub& hub,
+              Metrics* metrics)
+      : job_id_(std::move(job_id)),
+        priority_(priority),
+        store_(store),
+        hub_(hub),
+        metrics_(metrics) {}
 
   // The job's lease (null: CPU only) tells which backend a round starts on.
   void set_lease(const arbiter::DeviceLease* lease) { lease_ = lease; }
@@ -28,13 +36,21 @@ class JobObserver final : public plan::ProofObserver {
 
   // Records an event that is not about a round (e.g. the lease's first device).
   void Record(provd::v1::JobEvent event);
+  // Counts the proving time since the last device move; call when the proof has returned.
+  void Finish();
 
  private:
   void SetBackend(provd::v1::JobEvent::RoundStarted& event) const;
+  bool OnGpu() const { return lease_ != nullptr && lease_->device().has_value(); }
+  // Adds the time since the segment began to the backend it ran on, and starts a new one.
+  void CloseSegment(bool was_on_gpu);
 
   std::string job_id_;
+  const char* priority_;
   JobStore& store_;
   EventHub& hub_;
+  Metrics* metrics_;
+  std::optional<absl::Time> segment_start_;  // unset until the first round starts
   const arbiter::DeviceLease* lease_ = nullptr;
 };
 

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "daemon/jobs/job_observer.hpp"
+#include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/witness_file.hpp"
@@ -58,7 +59,7 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
   absl::StatusOr<groth16::AnyProvingKey> key = keys_.Get(job.zkey_name);
   if (!key.ok()) return Failed(key.status());
 
-  JobObserver observer(job.id, store_, hub_);
+  JobObserver observer(job.id, PriorityLabel(job.priority), store_, hub_, options_.metrics);
   std::optional<arbiter::DeviceLease> lease = Lease(job, observer);
   observer.set_lease(lease ? &*lease : nullptr);
 
@@ -76,6 +77,7 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
   const absl::Time start = absl::Now();
   absl::StatusOr<groth16::ProofArtifacts> proof =
       groth16::Prove(*key, *witness, options, pool, devices, &observer, control.flag());
+  observer.Finish();
   if (proof.ok()) {
     spdlog::info("job {}: proved in {}", job.id, absl::FormatDuration(absl::Now() - start));
     JobEnding ending;

@@ -9,6 +9,7 @@
 #include "arbiter/arbiter.hpp"
 #include "daemon/jobs/event_hub.hpp"
 #include "daemon/jobs/job_control.hpp"
+#include "daemon/metrics.hpp"
 #include "daemon/store/job_store.hpp"
 #include "prover_core/groth16/key_cache.hpp"
 #include "prover_core/simulated_gpu.hpp"
@@ -31,6 +32,7 @@ struct JobRunnerOptions {
   // so that background proofs use the cores urgent ones leave idle).
   ThreadPool* high_pool = nullptr;
   ThreadPool* low_pool = nullptr;
+  Metrics* metrics = nullptr;  // may be null
 };
 
 class JobRunner {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/jobs/labels.hpp"
 #include "spdlog/spdlog.h"
 
 namespace provd::daemon {
@@ -22,6 +23,7 @@ absl::Status Scheduler::Start() {
   {
     std::lock_guard lock(mutex_);
     for (const QueuedJob& job : *queued) {
+      if (job.requeued && options_.metrics != nullptr) options_.metrics->JobRequeued();
       const QueueKey key{Rank(job.priority), job.order};
       queue_.emplace(key, job);
       queued_by_id_.emplace(job.id, key);
@@ -58,6 +60,11 @@ absl::StatusOr<provd::v1::Job> Scheduler::Cancel(const std::string& id, absl::Du
       ending.error = absl::CancelledError("cancelled by a client");
       absl::StatusOr<provd::v1::Job> job = store_.Finish(id, ending);
       if (!job.ok()) return job.status();
+      const QueuedJob& cancelled = queue_.at(queued->second);
+      if (options_.metrics != nullptr) {
+        options_.metrics->JobCompleted("groth16", PriorityLabel(cancelled.priority), "cancelled",
+                                       absl::Now() - cancelled.accepted_at);
+      }
       queue_.erase(queued->second);
       queued_by_id_.erase(queued);
       spdlog::info("job {}: cancelled while queued", id);
@@ -80,6 +87,21 @@ absl::StatusOr<provd::v1::Job> Scheduler::Cancel(const std::string& id, absl::Du
     }
     hub_.WaitForChange(seen, give_up - absl::Now());
   }
+}
+
+SchedulerSnapshot Scheduler::Snapshot() const {
+  std::lock_guard lock(mutex_);
+  SchedulerSnapshot snapshot;
+  const absl::Time now = absl::Now();
+  for (const auto& [key, job] : queue_) {
+    SchedulerSnapshot::PerPriority& p = key.first == 0 ? snapshot.high : snapshot.low;
+    ++p.queued;
+    p.oldest_queued_age = std::max(p.oldest_queued_age, now - job.accepted_at);
+  }
+  for (const auto& [id, running] : running_) {
+    if (!running->done) ++(running->high ? snapshot.high : snapshot.low).running;
+  }
+  return snapshot;
 }
 
 void Scheduler::Stop(absl::Duration grace) {
@@ -143,6 +165,10 @@ void Scheduler::StartRunnableLocked() {
     hub_.Notify();
     auto running = std::make_unique<Running>();
     running->high = high;
+    running->accepted_at = job.accepted_at;
+    if (options_.metrics != nullptr) {
+      options_.metrics->JobStarted(PriorityLabel(job.priority), absl::Now() - job.accepted_at);
+    }
     running->expires_at = job.expires_at;
     Running* handle = running.get();
     ++active_;
@@ -169,6 +195,11 @@ void Scheduler::ExpireDeadlinesLocked(absl::Time now) {
       spdlog::error("job {}: cannot cancel at its deadline: {}", id, job.status().ToString());
     } else {
       spdlog::info("job {}: deadline passed while queued; cancelled", id);
+      const QueuedJob& expired_job = queue_.at(queued_by_id_.at(id));
+      if (options_.metrics != nullptr) {
+        options_.metrics->JobCompleted("groth16", PriorityLabel(expired_job.priority),
+                                       "cancelled", now - expired_job.accepted_at);
+      }
     }
     queue_.erase(queued_by_id_.at(id));
     queued_by_id_.erase(id);
@@ -206,9 +237,15 @@ void Scheduler::RunJob(StartedJob job, Running* running) {
       spdlog::error("job {}: cannot requeue: {}", job.id, s.ToString());
     } else {
       spdlog::info("job {}: stopped for shutdown; queued again", job.id);
+      if (options_.metrics != nullptr) options_.metrics->JobRequeued();
     }
   } else {
     absl::StatusOr<provd::v1::Job> finished = store_.Finish(job.id, *ending);
+    if (finished.ok() && options_.metrics != nullptr) {
+      options_.metrics->JobCompleted("groth16", PriorityLabel(job.priority),
+                                     OutcomeLabel(ending->state),
+                                     absl::Now() - running->accepted_at);
+    }
     if (!finished.ok()) {
       spdlog::error("job {}: cannot record its end ({}): {}", job.id,
                     provd::v1::JobState_Name(ending->state), finished.status().ToString());

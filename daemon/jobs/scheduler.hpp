@@ -22,6 +22,7 @@
 #include "daemon/jobs/event_hub.hpp"
 #include "daemon/jobs/job_control.hpp"
 #include "daemon/jobs/job_runner.hpp"
+#include "daemon/metrics.hpp"
 #include "daemon/store/job_store.hpp"
 
 namespace provd::daemon {
@@ -32,6 +33,17 @@ struct SchedulerOptions {
   absl::Duration retention = absl::Hours(24 * 7);  // finished jobs are removed after this
   absl::Duration tick = absl::Milliseconds(200);   // how often deadlines are checked
   int low_priority_nice = 19;  // nice value of low-priority job threads (0: unchanged)
+  Metrics* metrics = nullptr;  // may be null
+};
+
+// What the scheduler holds right now, for the metrics.
+struct SchedulerSnapshot {
+  struct PerPriority {
+    int64_t queued = 0;
+    int64_t running = 0;
+    absl::Duration oldest_queued_age;  // zero when none is queued
+  };
+  PerPriority high, low;
 };
 
 class Scheduler {
@@ -53,6 +65,8 @@ class Scheduler {
   // the call waits up to `wait` for it to end. Returns the job as it is then.
   absl::StatusOr<provd::v1::Job> Cancel(const std::string& id, absl::Duration wait);
 
+  SchedulerSnapshot Snapshot() const;
+
   // Starts nothing more, lets running jobs finish for `grace`, then stops the rest at their
   // next chunk and requeues them durably. Idempotent.
   void Stop(absl::Duration grace);
@@ -62,6 +76,7 @@ class Scheduler {
   struct Running {
     JobControl control;
     bool high = false;
+    absl::Time accepted_at;
     std::optional<absl::Time> expires_at;
     std::thread thread;
     bool done = false;

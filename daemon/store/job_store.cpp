@@ -1,11 +1,15 @@
 #include "daemon/store/job_store.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <system_error>
 #include <utility>
 
@@ -116,7 +120,24 @@ std::string NewJobId() {
   return absl::BytesToHexString(absl::string_view(reinterpret_cast<char*>(bytes), sizeof(bytes)));
 }
 
+JobStore::LockFd::~LockFd() {
+  if (fd >= 0) ::close(fd);
+}
+
 absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::filesystem::path& data_dir) {
+  const std::filesystem::path lock_path = data_dir / "jobs.lock";
+  const int lock_fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd < 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(lock_path.string(), ": cannot open: ", std::strerror(errno)));
+  }
+  LockFd lock{lock_fd};  // closes it on every early return
+  // flock: per open file description, released by the kernel when the process dies.
+  if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--data-dir ", data_dir.string(), ": in use by another provd (",
+                     lock_path.string(), " is locked); one daemon per data dir"));
+  }
   std::filesystem::path spool = data_dir / "spool";
   std::error_code ec;
   std::filesystem::create_directories(spool, ec);
@@ -128,7 +149,8 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::filesystem::
                                std::filesystem::perm_options::replace, ec);
   absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(data_dir / "jobs.sqlite3");
   if (!db.ok()) return db.status();
-  std::unique_ptr<JobStore> store(new JobStore(*std::move(db), std::move(spool)));
+  lock.fd = -1;  // the store owns it from here
+  std::unique_ptr<JobStore> store(new JobStore(lock_fd, *std::move(db), std::move(spool)));
   if (absl::Status s = store->InitSchema(); !s.ok()) return s;
   if (absl::Status s = store->RemoveOrphanSpoolFiles(); !s.ok()) return s;
   return store;
@@ -541,6 +563,7 @@ absl::Status JobStore::Requeue(const std::string& id) {
 
 absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
   std::lock_guard lock(mutex_);
+  std::set<std::string> interrupted_ids;
   {
     absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
     if (!tx.ok()) return tx.status();
@@ -569,6 +592,7 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
       }
     }
     if (absl::Status s = tx->Commit(); !s.ok()) return s;
+    interrupted_ids.insert(interrupted.begin(), interrupted.end());
   }
   absl::StatusOr<sqlite::Statement> queued = db_.Prepare(
       "SELECT id, priority, seq, created_ns, deadline_ns FROM jobs WHERE state = ? ORDER BY seq");
@@ -583,9 +607,11 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
     job.id = queued->Text(0);
     job.priority = static_cast<provd::v1::Priority>(queued->Int(1));
     job.order = queued->Int(2);
+    job.accepted_at = absl::FromUnixNanos(queued->Int(3));
     if (auto deadline = queued->OptionalInt(4)) {
-      job.expires_at = absl::FromUnixNanos(queued->Int(3)) + absl::Nanoseconds(*deadline);
+      job.expires_at = job.accepted_at + absl::Nanoseconds(*deadline);
     }
+    job.requeued = interrupted_ids.contains(job.id);
   }
   return jobs;
 }

@@ -12,6 +12,10 @@
 // Results (proof.json, public.json: a few KB) live in the row, committed with the final state,
 // so a job can never be SUCCEEDED without its result.
 //
+// One store per data dir: Open takes an exclusive lock on <data_dir>/jobs.lock for the store's
+// lifetime, so that a second daemon on the same data dir fails to start instead of running the
+// first one's jobs a second time.
+//
 // Thread-safe: one connection, calls serialized by a mutex.
 #pragma once
 
@@ -49,8 +53,10 @@ struct SubmitOutcome {
 struct QueuedJob {
   std::string id;
   provd::v1::Priority priority = provd::v1::PRIORITY_LOW;
-  int64_t order = 0;                     // acceptance order: FIFO within a priority
-  std::optional<absl::Time> expires_at;  // created_at + deadline
+  int64_t order = 0;  // acceptance order: FIFO within a priority
+  absl::Time accepted_at;
+  std::optional<absl::Time> expires_at;  // accepted_at + deadline
+  bool requeued = false;                 // was running when the daemon last stopped
 };
 
 // What a worker needs to run a job it has started.
@@ -78,7 +84,8 @@ struct JobListPage {
 class JobStore {
  public:
   // Opens or creates <data_dir>/jobs.sqlite3 and <data_dir>/spool, and removes spool files that
-  // no job owns (a crash between the spool write and the commit).
+  // no job owns (a crash between the spool write and the commit). FAILED_PRECONDITION when
+  // another process has the data dir open.
   static absl::StatusOr<std::unique_ptr<JobStore>> Open(const std::filesystem::path& data_dir);
 
   // Durably records a new QUEUED job (and its Queued event), or returns the job an earlier
@@ -121,8 +128,8 @@ class JobStore {
   const std::filesystem::path& spool_dir() const { return spool_dir_; }
 
  private:
-  JobStore(sqlite::Database db, std::filesystem::path spool_dir)
-      : db_(std::move(db)), spool_dir_(std::move(spool_dir)) {}
+  JobStore(int lock_fd, sqlite::Database db, std::filesystem::path spool_dir)
+      : lock_fd_(lock_fd), db_(std::move(db)), spool_dir_(std::move(spool_dir)) {}
 
   absl::Status InitSchema();
   absl::Status RemoveOrphanSpoolFiles();
@@ -135,6 +142,11 @@ class JobStore {
   absl::Status SetStateLocked(const std::string& id, provd::v1::JobState from,
                               provd::v1::JobState to);
 
+  struct LockFd {
+    int fd;
+    ~LockFd();
+  };
+  LockFd lock_fd_;  // first: released after the database is closed
   std::mutex mutex_;
   sqlite::Database db_;
   std::filesystem::path spool_dir_;

@@ -259,6 +259,14 @@ TEST_F(JobStoreTest, UnknownIdsAreNotFound) {
   EXPECT_THAT(store->Finish("0123", Succeeded()), StatusIs(absl::StatusCode::kNotFound, _));
 }
 
+TEST_F(JobStoreTest, ASecondStoreOnTheSameDataDirIsRefusedWhileTheFirstIsOpen) {
+  auto first = OpenStore();
+  EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                                    HasSubstr("in use by another provd")));
+  first.reset();
+  EXPECT_THAT(JobStore::Open(dir_.path()), IsOk());
+}
+
 TEST_F(JobStoreTest, ADatabaseThatIsNotSqliteFailsToOpenAsDataLoss) {
   provd::testing::WriteFile(dir_ / "jobs.sqlite3", std::string(4096, 'x'));
   EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kDataLoss, _));
