@@ -34,6 +34,19 @@ TEST(LoggingTest, JsonLinesStayValidJsonWhateverTheMessageHolds) {
   EXPECT_TRUE(parsed["time"].get<std::string>().ends_with("Z"));
 }
 
+TEST(LoggingTest, JsonJobLinesCarryTheJobIdAsAField) {
+  nlohmann::json job = nlohmann::json::parse(
+      Format("json", "job 0123456789abcdef0123456789abcdef: started (attempt 1)"));
+  EXPECT_EQ(job["job_id"], "0123456789abcdef0123456789abcdef");
+  EXPECT_EQ(job["msg"], "started (attempt 1)");
+  // Anything else keeps its whole message and has no job id.
+  for (const char* other : {"jobs: 3 queued", "job : x", "job a b: c", "job \"q\": x"}) {
+    nlohmann::json line = nlohmann::json::parse(Format("json", other));
+    EXPECT_FALSE(line.contains("job_id")) << other;
+    EXPECT_EQ(line["msg"], other);
+  }
+}
+
 TEST(LoggingTest, TextLinesCarryLevelAndMessage) {
   std::string line = Format("text", "hello");
   EXPECT_THAT(line, HasSubstr("warning hello"));
