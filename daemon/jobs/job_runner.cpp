@@ -1,6 +1,7 @@
 #include "daemon/jobs/job_runner.hpp"
 
 #include "absl/strings/str_cat.h"
+#include "daemon/jobs/job_checkpoint.hpp"
 #include "daemon/jobs/job_observer.hpp"
 #include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
@@ -74,9 +75,10 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
   ThreadPool& pool = job.priority == provd::v1::PRIORITY_HIGH || options_.low_pool == nullptr
                          ? *options_.high_pool
                          : *options_.low_pool;
+  JobCheckpoint checkpoint(job.id, store_);
   const absl::Time start = absl::Now();
-  absl::StatusOr<groth16::ProofArtifacts> proof =
-      groth16::Prove(*key, *witness, options, pool, devices, &observer, control.flag());
+  absl::StatusOr<groth16::ProofArtifacts> proof = groth16::Prove(
+      *key, *witness, options, pool, devices, &observer, control.flag(), &checkpoint);
   observer.Finish();
   if (proof.ok()) {
     spdlog::info("job {}: proved in {}", job.id, absl::FormatDuration(absl::Now() - start));

@@ -197,8 +197,8 @@ void Scheduler::ExpireDeadlinesLocked(absl::Time now) {
       spdlog::info("job {}: deadline passed while queued; cancelled", id);
       const QueuedJob& expired_job = queue_.at(queued_by_id_.at(id));
       if (options_.metrics != nullptr) {
-        options_.metrics->JobCompleted("groth16", PriorityLabel(expired_job.priority),
-                                       "cancelled", now - expired_job.accepted_at);
+        options_.metrics->JobCompleted("groth16", PriorityLabel(expired_job.priority), "cancelled",
+                                       now - expired_job.accepted_at);
       }
     }
     queue_.erase(queued_by_id_.at(id));

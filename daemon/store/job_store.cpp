@@ -57,6 +57,15 @@ CREATE TABLE IF NOT EXISTS events(
   sequence INTEGER NOT NULL,
   body BLOB NOT NULL,                      -- a serialized provd.v1.JobEvent
   PRIMARY KEY(job_id, sequence)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checkpoints(   -- MSM progress of running jobs (plan/checkpoint.hpp)
+  job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+  round INTEGER NOT NULL,
+  binding BLOB NOT NULL,
+  chunks_done INTEGER NOT NULL,
+  chunk_count INTEGER NOT NULL,
+  chunk_points INTEGER NOT NULL,
+  partial_sum BLOB NOT NULL,
+  PRIMARY KEY(job_id, round)) WITHOUT ROWID;
 )sql";
 
 constexpr char kJobColumns[] =
@@ -535,6 +544,10 @@ absl::StatusOr<Job> JobStore::Finish(const std::string& id, const JobEnding& end
     if (auto appended = AppendLocked(id, std::move(event), now); !appended.ok()) {
       return appended.status();
     }
+    absl::StatusOr<sqlite::Statement> drop =
+        db_.Prepare("DELETE FROM checkpoints WHERE job_id = ?");
+    if (!drop.ok()) return drop.status();
+    if (absl::Status s = drop->Bind(1, id).Run(); !s.ok()) return s;
     if (absl::Status s = tx->Commit(); !s.ok()) return s;
   }
   // The witness is a secret of the client's: gone as soon as nothing needs it. A crash before
@@ -614,6 +627,37 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
     job.requeued = interrupted_ids.contains(job.id);
   }
   return jobs;
+}
+
+absl::Status JobStore::SaveCheckpoint(const std::string& id, int round, absl::string_view binding,
+                                      const plan::MsmProgress& progress) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Statement> upsert = db_.Prepare(
+      "INSERT OR REPLACE INTO checkpoints(job_id, round, binding, chunks_done, chunk_count, "
+      "chunk_points, partial_sum) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  if (!upsert.ok()) return upsert.status();
+  return upsert->Bind(1, id)
+      .Bind(2, int64_t{round})
+      .BindBlob(3, binding)
+      .Bind(4, static_cast<int64_t>(progress.chunks_done))
+      .Bind(5, static_cast<int64_t>(progress.chunk_count))
+      .Bind(6, static_cast<int64_t>(progress.chunk_points))
+      .BindBlob(7, progress.partial_sum)
+      .Run();
+}
+
+absl::StatusOr<std::optional<plan::MsmProgress>> JobStore::LoadCheckpoint(
+    const std::string& id, int round, absl::string_view binding) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Statement> query = db_.Prepare(
+      "SELECT binding, chunks_done, chunk_count, chunk_points, partial_sum FROM checkpoints "
+      "WHERE job_id = ? AND round = ?");
+  if (!query.ok()) return query.status();
+  absl::StatusOr<bool> row = query->Bind(1, id).Bind(2, int64_t{round}).Step();
+  if (!row.ok()) return row.status();
+  if (!*row || query->Blob(0) != binding) return std::nullopt;
+  return plan::MsmProgress{static_cast<size_t>(query->Int(1)), static_cast<size_t>(query->Int(2)),
+                           static_cast<size_t>(query->Int(3)), query->Blob(4)};
 }
 
 absl::StatusOr<std::string> JobStore::ReadWitness(const std::string& id) {

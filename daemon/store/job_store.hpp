@@ -31,6 +31,7 @@
 #include "absl/time/time.h"
 #include "daemon/store/sqlite.hpp"
 #include "provd/v1/prover.pb.h"
+#include "prover_core/plan/checkpoint.hpp"
 
 namespace provd::daemon {
 
@@ -121,6 +122,13 @@ class JobStore {
   absl::StatusOr<std::vector<QueuedJob>> RecoverQueued();
 
   absl::StatusOr<std::string> ReadWitness(const std::string& id);
+
+  // MSM progress of a running job, kept until the job ends, so that a restart resumes it.
+  absl::Status SaveCheckpoint(const std::string& id, int round, absl::string_view binding,
+                              const plan::MsmProgress& progress);
+  // nullopt when none was saved for this round under this binding.
+  absl::StatusOr<std::optional<plan::MsmProgress>> LoadCheckpoint(const std::string& id, int round,
+                                                                  absl::string_view binding);
   absl::StatusOr<int64_t> CountInState(provd::v1::JobState state);
   // Deletes final jobs that finished before `cutoff`, with their events; returns how many.
   absl::StatusOr<int64_t> RemoveFinishedBefore(absl::Time cutoff);

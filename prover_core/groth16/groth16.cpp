@@ -34,7 +34,8 @@ absl::Status CheckWitnessFits(const AnyProvingKey& key, const Witness& witness) 
 absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& witness,
                                      const ProveOptions& options, ThreadPool& pool,
                                      const DevicePlan& devices, plan::ProofObserver* observer,
-                                     const std::atomic<bool>* cancelled) {
+                                     const std::atomic<bool>* cancelled,
+                                     plan::ProofCheckpoint* checkpoint) {
   if (devices.lease != nullptr) {
     for (size_t id : devices.lease->device_ids()) {
       if (id >= devices.simulated_gpus) {
@@ -59,8 +60,8 @@ absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& wi
           placement.emplace(
               *devices.lease, [&](size_t n) { backends[n + 1]->ReleaseDeviceMemory(); }, observer);
         }
-        ProveContext<E> context{backends, &pool, placement ? &*placement : nullptr, observer,
-                                cancelled};
+        ProveContext<E> context{backends, &pool,     placement ? &*placement : nullptr,
+                                observer, cancelled, checkpoint};
         absl::StatusOr<Proof<E>> proof = groth16::Prove<E>(*typed, witness, options, context);
         if (!proof.ok()) return proof.status();
         return ProofArtifacts{E::kId, ProofJson<E>(*proof),

@@ -47,7 +47,8 @@ absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& wi
                                      const ProveOptions& options, ThreadPool& pool,
                                      const DevicePlan& devices,
                                      plan::ProofObserver* observer = nullptr,
-                                     const std::atomic<bool>* cancelled = nullptr);
+                                     const std::atomic<bool>* cancelled = nullptr,
+                                     plan::ProofCheckpoint* checkpoint = nullptr);
 
 // Proves on the CPU backend over `pool` only.
 absl::StatusOr<ProofArtifacts> ProveOnCpu(const AnyProvingKey& key, const Witness& witness,

@@ -25,6 +25,7 @@
 #include "prover_core/backend.hpp"
 #include "prover_core/groth16/proving_key.hpp"
 #include "prover_core/groth16/witness_file.hpp"
+#include "prover_core/plan/checkpoint.hpp"
 #include "prover_core/plan/round.hpp"
 
 namespace provd::groth16 {
@@ -53,6 +54,7 @@ struct ProveContext {
   plan::ChunkPlacement* placement = nullptr;
   plan::ProofObserver* observer = nullptr;
   const std::atomic<bool>* cancelled = nullptr;  // checked before every chunk: CANCELLED
+  plan::ProofCheckpoint* checkpoint = nullptr;   // MSM progress to resume from and to save
 };
 
 // INVALID_ARGUMENT when the witness does not fit the key (field, count); CANCELLED; or the

@@ -3,6 +3,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -34,6 +38,7 @@ class Groth16Run {
 
   absl::StatusOr<Proof<E>> Run() {
     if (absl::Status s = CheckInputs(); !s.ok()) return s;
+    binding_ = Binding();
     const ZkeyHeader& h = key_.header();
     const size_t n = h.domain_size;
     std::vector<Fr> a(n), b(n), c(n);
@@ -137,6 +142,7 @@ class Groth16Run {
   absl::StatusOr<curve::XyzzPoint<C>> MsmRound(Round round, ZkeySection section,
                                                std::span<const msm::Scalar> scalars) {
     msm::ChunkedMsm<C> msm(scalars.size(), options_.msm_chunk_points);
+    Resume(round, msm);
     std::vector<curve::AffinePoint<C>> points;
     absl::Status status = executor_.RunRound(round, msm.chunk_count(), [&]() -> absl::Status {
       while (!msm.done()) {
@@ -161,6 +167,7 @@ class Groth16Run {
         });
         if (!s.ok()) return s;
         msm.Accept(*partial);
+        SaveProgress(round, msm);
       }
       return absl::OkStatus();
     });
@@ -168,9 +175,8 @@ class Groth16Run {
     return msm.sum();
   }
 
-  absl::StatusOr<Proof<E>> Combine(curve::XyzzPoint<G1> a, curve::XyzzPoint<G1> b1,
-                                   curve::XyzzPoint<G2> b, curve::XyzzPoint<G1> c,
-                                   const curve::XyzzPoint<G1>& h) {
+  // Key header and witness digests: what the proof's randomness and checkpoints are bound to.
+  std::array<uint8_t, 64> Binding() const {
     std::vector<uint8_t> values_bytes(witness_.values.size() * 32);
     for (size_t i = 0; i < witness_.values.size(); ++i) {
       witness_.values[i].ToBytesLE(std::span(values_bytes).subspan(i * 32, 32));
@@ -180,9 +186,71 @@ class Groth16Run {
     std::array<uint8_t, 64> binding{};
     std::copy(key_digest.begin(), key_digest.end(), binding.begin());
     std::copy(witness_digest.begin(), witness_digest.end(), binding.begin() + 32);
-    absl::StatusOr<Fr> r = DrawScalar<Fr>("r", options_.seed, binding);
+    return binding;
+  }
+
+  std::string_view BindingView() const {
+    return std::string_view(reinterpret_cast<const char*>(binding_.data()), binding_.size());
+  }
+
+  // The affine form in normal-form bytes (x, y), or one zero byte for the point at infinity.
+  template <typename C>
+  static std::string EncodePoint(const curve::XyzzPoint<C>& point) {
+    const curve::AffinePoint<C> affine = point.ToAffine();
+    if (affine.infinity) return std::string(1, '\0');
+    constexpr size_t kBytes = C::Field::kBytes;
+    std::string out(1 + 2 * kBytes, '\1');
+    auto bytes = std::span(reinterpret_cast<uint8_t*>(out.data()) + 1, 2 * kBytes);
+    affine.x.ToBytesLE(bytes.subspan(0, kBytes));
+    affine.y.ToBytesLE(bytes.subspan(kBytes, kBytes));
+    return out;
+  }
+
+  // nullopt for anything EncodePoint did not make, or a point off the curve.
+  template <typename C>
+  static std::optional<curve::XyzzPoint<C>> DecodePoint(std::string_view text) {
+    if (text.size() == 1 && text[0] == '\0') return curve::XyzzPoint<C>::Infinity();
+    constexpr size_t kBytes = C::Field::kBytes;
+    if (text.size() != 1 + 2 * kBytes || text[0] != '\1') return std::nullopt;
+    auto bytes = std::span(reinterpret_cast<const uint8_t*>(text.data()) + 1, 2 * kBytes);
+    auto x = C::Field::FromBytesLE(bytes.subspan(0, kBytes));
+    auto y = C::Field::FromBytesLE(bytes.subspan(kBytes, kBytes));
+    if (!x.ok() || !y.ok()) return std::nullopt;
+    const auto affine = curve::AffinePoint<C>::FromXY(*x, *y);
+    if (!affine.IsOnCurve()) return std::nullopt;
+    return curve::XyzzPoint<C>(affine);
+  }
+
+  // Takes over the chunks a previous attempt finished, if it saved them for these inputs.
+  template <typename C>
+  void Resume(Round round, msm::ChunkedMsm<C>& msm) {
+    if (context_.checkpoint == nullptr) return;
+    std::optional<plan::MsmProgress> saved = context_.checkpoint->Load(BindingView(), round);
+    if (!saved || saved->chunk_count != msm.chunk_count() ||
+        saved->chunk_points != options_.msm_chunk_points || saved->chunks_done == 0 ||
+        saved->chunks_done > msm.chunk_count()) {
+      return;
+    }
+    std::optional<curve::XyzzPoint<C>> sum = DecodePoint<C>(saved->partial_sum);
+    if (!sum) return;
+    msm.Resume(saved->chunks_done, *sum);
+  }
+
+  template <typename C>
+  void SaveProgress(Round round, const msm::ChunkedMsm<C>& msm) {
+    if (context_.checkpoint == nullptr) return;
+    context_.checkpoint->Save(
+        BindingView(), round,
+        plan::MsmProgress{msm.next_chunk(), msm.chunk_count(), options_.msm_chunk_points,
+                          EncodePoint<C>(msm.sum())});
+  }
+
+  absl::StatusOr<Proof<E>> Combine(curve::XyzzPoint<G1> a, curve::XyzzPoint<G1> b1,
+                                   curve::XyzzPoint<G2> b, curve::XyzzPoint<G1> c,
+                                   const curve::XyzzPoint<G1>& h) {
+    absl::StatusOr<Fr> r = DrawScalar<Fr>("r", options_.seed, binding_);
     if (!r.ok()) return r.status();
-    absl::StatusOr<Fr> s = DrawScalar<Fr>("s", options_.seed, binding);
+    absl::StatusOr<Fr> s = DrawScalar<Fr>("s", options_.seed, binding_);
     if (!s.ok()) return s.status();
     const auto r_int = r->ToCanonical();
     const auto s_int = s->ToCanonical();
@@ -207,6 +275,7 @@ class Groth16Run {
   const ProveContext<E>& context_;
   ThreadPool& pool_;
   plan::RoundExecutor<E> executor_;
+  std::array<uint8_t, 64> binding_{};
 };
 
 }  // namespace internal

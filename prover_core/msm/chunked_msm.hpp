@@ -43,6 +43,13 @@ class ChunkedMsm {
     ++next_;
   }
 
+  // Continues an MSM of which the first `chunks_done` chunks summed to `sum` (saved by an
+  // earlier attempt): the state a chunk boundary needs.
+  void Resume(size_t chunks_done, const Xyzz& sum) {
+    next_ = std::min(chunks_done, chunk_count());
+    sum_ = sum;
+  }
+
   // Computes chunk next_chunk() on the CPU and accepts it.
   absl::Status RunNextOnCpu(std::span<const curve::AffinePoint<C>> points,
                             std::span<const Scalar> scalars, ThreadPool& pool,

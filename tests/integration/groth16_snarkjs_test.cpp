@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,7 @@ namespace {
 
 using ::provd::testing::IsOk;
 using ::provd::testing::StatusIs;
+using ::testing::_;
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
@@ -225,6 +228,90 @@ TEST(Schedule, TheFirstBackendMustBeTheCpu) {
   ProveContext<Bn254Engine> context{backends, &Pool(), nullptr, nullptr, nullptr};
   EXPECT_THAT(Prove<Bn254Engine>(*in.key, in.witness, {}, context),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("must be the CPU")));
+}
+
+// MSM progress kept in memory, as the daemon keeps it in its job store.
+class MemoryCheckpoint final : public plan::ProofCheckpoint {
+ public:
+  std::optional<plan::MsmProgress> Load(std::string_view binding, plan::Round round) override {
+    auto it = saved.find({std::string(binding), round});
+    if (it == saved.end()) return std::nullopt;
+    ++loads;
+    return it->second;
+  }
+  void Save(std::string_view binding, plan::Round round,
+            const plan::MsmProgress& progress) override {
+    saved[{std::string(binding), round}] = progress;
+  }
+  std::map<std::pair<std::string, plan::Round>, plan::MsmProgress> saved;
+  int loads = 0;
+};
+
+// Counts the chunks placed and raises `stop` once `limit` have been: an interruption.
+class StoppingPlacement final : public plan::ChunkPlacement {
+ public:
+  StoppingPlacement(size_t limit, std::atomic<bool>* stop) : limit_(limit), stop_(stop) {}
+  size_t Place(const plan::ChunkRef& chunk) override {
+    if (chunk.round >= plan::Round::kMsmA) ++msm_chunks;
+    if (++placed_ >= limit_ && stop_ != nullptr) stop_->store(true);
+    return 0;
+  }
+  size_t msm_chunks = 0;
+
+ private:
+  size_t placed_ = 0;
+  size_t limit_;
+  std::atomic<bool>* stop_;
+};
+
+TEST(Checkpoint, AnInterruptedProofResumesFromItsSavedMsmChunksWithTheSameBytes) {
+  const Inputs<Bn254Engine> in = LoadTyped<Bn254Engine>("poseidon_bn128");
+  ProveOptions options;
+  options.seed = Seed(9);
+  options.msm_chunk_points = 16;
+  CpuBackend<Bn254Engine> cpu(Pool());
+  Backend<Bn254Engine>* backends[] = {&cpu};
+  StoppingPlacement full(SIZE_MAX, nullptr);
+  const std::vector<uint8_t> reference =
+      ProveBytes<Bn254Engine>(in, options, backends, &full, nullptr);
+  ASSERT_GT(full.msm_chunks, 40u);
+
+  // Interrupted in the middle of its MSMs.
+  MemoryCheckpoint checkpoint;
+  std::atomic<bool> stop{false};
+  StoppingPlacement interrupting(full.msm_chunks / 2 + 10, &stop);
+  ProveContext<Bn254Engine> first{backends, &Pool(), &interrupting, nullptr, &stop, &checkpoint};
+  EXPECT_THAT(Prove<Bn254Engine>(*in.key, in.witness, options, first),
+              StatusIs(absl::StatusCode::kCancelled, _));
+  ASSERT_FALSE(checkpoint.saved.empty());
+
+  // The next attempt runs only the chunks that were not done, and proves the same bytes.
+  StoppingPlacement resumed(SIZE_MAX, nullptr);
+  ProveContext<Bn254Engine> second{backends, &Pool(), &resumed, nullptr, nullptr, &checkpoint};
+  absl::StatusOr<Proof<Bn254Engine>> proof =
+      Prove<Bn254Engine>(*in.key, in.witness, options, second);
+  ASSERT_THAT(proof, IsOk());
+  EXPECT_EQ(ProofBytes<Bn254Engine>(*proof), reference);
+  EXPECT_GT(checkpoint.loads, 0);
+  EXPECT_LT(resumed.msm_chunks, full.msm_chunks);
+
+  // Progress that is not this proof's, or not a point, is ignored: same bytes, all chunks run.
+  MemoryCheckpoint tampered;
+  for (auto [key, progress] : checkpoint.saved) {
+    progress.partial_sum[progress.partial_sum.size() / 2] ^= 1;  // off the curve
+    tampered.saved[key] = progress;
+  }
+  ProveOptions other_chunks = options;
+  other_chunks.msm_chunk_points = 17;  // another chunking: saved chunks do not line up
+  for (auto [checkpoint_used, used_options] :
+       {std::pair{&tampered, options}, std::pair{&checkpoint, other_chunks}}) {
+    StoppingPlacement all(SIZE_MAX, nullptr);
+    ProveContext<Bn254Engine> context{backends, &Pool(), &all, nullptr, nullptr, checkpoint_used};
+    absl::StatusOr<Proof<Bn254Engine>> again =
+        Prove<Bn254Engine>(*in.key, in.witness, used_options, context);
+    ASSERT_THAT(again, IsOk());
+    EXPECT_EQ(ProofBytes<Bn254Engine>(*again), reference);
+  }
 }
 
 TEST(Cancel, ACancelledProofStopsWithCancelled) {

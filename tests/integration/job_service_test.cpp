@@ -440,18 +440,23 @@ TEST_F(JobServiceTest, RetriesCancellationDeadlinesAndTheQueueLimit) {
   EXPECT_EQ(again->state(), provd::v1::JOB_STATE_SUCCEEDED);
 }
 
-TEST_F(JobServiceTest, SigtermRequeuesARunningJobThatTheNextStartFinishes) {
+TEST_F(JobServiceTest, SigtermRequeuesARunningJobThatTheNextStartResumesAfterItsFinishedMsms) {
   TempDir state;
   const std::vector<std::string> flags = {
-      "--cpu-workers",    "0", "--simulated-gpus", "1", "--simulated-gpu-latency-ms", "100",
-      "--shutdown-grace", "0"};
+      "--cpu-workers",    "0", "--simulated-gpus",   "1", "--simulated-gpu-latency-ms", "60",
+      "--shutdown-grace", "0", "--msm-chunk-points", "16"};
   StartDaemon(flags, state.path());
   auto job = Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_LOW));
   ASSERT_THAT(job, IsOk());
-  for (int i = 0; i < 100 && client_->GetJob(job->id())->state() != provd::v1::JOB_STATE_RUNNING;
-       ++i) {
-    absl::SleepFor(absl::Milliseconds(20));
+  // Stop it once msm_a is done (its progress saved) and msm_b1 has begun.
+  bool in_msm_b1 = false;
+  const absl::Time give_up = absl::Now() + absl::Seconds(30);
+  while (!in_msm_b1 && absl::Now() < give_up) {
+    for (const JobEvent& e : Events(job->id(), absl::Milliseconds(100))) {
+      in_msm_b1 |= e.has_round_started() && e.round_started().round_name() == "msm_b1";
+    }
   }
+  ASSERT_TRUE(in_msm_b1);
   daemon_->process().Signal(SIGTERM);
   auto exit = daemon_->process().Wait(absl::Seconds(20));
   ASSERT_THAT(exit, IsOk());
@@ -466,6 +471,9 @@ TEST_F(JobServiceTest, SigtermRequeuesARunningJobThatTheNextStartFinishes) {
   bool requeued = false;
   for (const JobEvent& e : Events(job->id())) requeued |= e.has_queued() && e.queued().requeued();
   EXPECT_TRUE(requeued);
+  EXPECT_THAT(daemon_->process().Stderr(), HasSubstr("msm_a resumes after chunk 3/3"));
+  EXPECT_TRUE(SnarkjsAccepts(PROVD_SNARKJS, CircuitCase("mult_bn128") / "vkey.json",
+                             done.result().public_json(), done.result().proof_json()));
 }
 
 }  // namespace

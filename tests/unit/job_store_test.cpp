@@ -259,6 +259,33 @@ TEST_F(JobStoreTest, UnknownIdsAreNotFound) {
   EXPECT_THAT(store->Finish("0123", Succeeded()), StatusIs(absl::StatusCode::kNotFound, _));
 }
 
+TEST_F(JobStoreTest, MsmProgressIsKeptPerRoundUnderItsBindingUntilTheJobEnds) {
+  auto store = OpenStore();
+  auto outcome = store->Submit(Submission());
+  ASSERT_THAT(outcome, IsOk());
+  const std::string id = outcome->job.id();
+  ASSERT_THAT(store->Start(id), IsOk());
+  ASSERT_THAT(store->SaveCheckpoint(id, 5, "binding", {2, 8, 1024, "sum-after-2"}), IsOk());
+  ASSERT_THAT(store->SaveCheckpoint(id, 5, "binding", {3, 8, 1024, "sum-after-3"}), IsOk());
+  auto loaded = store->LoadCheckpoint(id, 5, "binding");
+  ASSERT_THAT(loaded, IsOk());
+  ASSERT_TRUE(loaded->has_value());
+  EXPECT_EQ((*loaded)->chunks_done, 3u);
+  EXPECT_EQ((*loaded)->chunk_count, 8u);
+  EXPECT_EQ((*loaded)->chunk_points, 1024u);
+  EXPECT_EQ((*loaded)->partial_sum, "sum-after-3");
+  auto other_binding = store->LoadCheckpoint(id, 5, "another key or witness");
+  ASSERT_THAT(other_binding, IsOk());
+  EXPECT_FALSE(other_binding->has_value());
+  auto other_round = store->LoadCheckpoint(id, 6, "binding");
+  ASSERT_THAT(other_round, IsOk());
+  EXPECT_FALSE(other_round->has_value());
+  ASSERT_THAT(store->Finish(id, Succeeded()), IsOk());
+  auto after = store->LoadCheckpoint(id, 5, "binding");
+  ASSERT_THAT(after, IsOk());
+  EXPECT_FALSE(after->has_value());
+}
+
 TEST_F(JobStoreTest, ASecondStoreOnTheSameDataDirIsRefusedWhileTheFirstIsOpen) {
   auto first = OpenStore();
   EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kFailedPrecondition,
