@@ -229,7 +229,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"log_level", config.log_level},
       {"log_format", config.log_format},
       {"max_message_bytes", config.max_message_bytes},
-      {"shutdown_grace_seconds", config.shutdown_grace_seconds},
+      {"shutdown_grace", config.shutdown_grace_seconds},
       {"ready_file", config.ready_file.string()},
       {"cpu_workers", config.cpu_workers},
       {"gpu_workers", config.gpu_workers},

@@ -305,6 +305,24 @@ absl::StatusOr<std::optional<Job>> JobStore::FindByRequestId(const std::string& 
   return FindByRequestIdLocked(request_id);
 }
 
+absl::StatusOr<std::vector<JobEvent>> JobStore::EventsLocked(const std::string& id,
+                                                             uint64_t from_sequence) {
+  absl::StatusOr<sqlite::Statement> query =
+      db_.Prepare("SELECT body FROM events WHERE job_id = ? AND sequence >= ? ORDER BY sequence");
+  if (!query.ok()) return query.status();
+  query->Bind(1, id).Bind(2, static_cast<int64_t>(std::min<uint64_t>(from_sequence, INT64_MAX)));
+  std::vector<JobEvent> events;
+  for (;;) {
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    if (!events.emplace_back().ParseFromString(query->Blob(0))) {
+      return absl::DataLossError(absl::StrCat("job ", id, ": an event does not parse"));
+    }
+  }
+  return events;
+}
+
 absl::StatusOr<Job> JobStore::GetLocked(const std::string& id, bool full) {
   absl::StatusOr<sqlite::Statement> query =
       db_.Prepare(absl::StrCat("SELECT ", kJobColumns, " FROM jobs WHERE id = ?"));
@@ -314,20 +332,9 @@ absl::StatusOr<Job> JobStore::GetLocked(const std::string& id, bool full) {
   if (!*row) return NotFound(id);
   Job job = JobFromRow(*query, full);
   if (full) {
-    absl::StatusOr<sqlite::Statement> events =
-        db_.Prepare("SELECT body FROM events WHERE job_id = ? ORDER BY sequence");
-    if (!events.ok()) return events.status();
-    events->Bind(1, id);
-    std::vector<JobEvent> all;
-    for (;;) {
-      absl::StatusOr<bool> more = events->Step();
-      if (!more.ok()) return more.status();
-      if (!*more) break;
-      if (!all.emplace_back().ParseFromString(events->Blob(0))) {
-        return absl::DataLossError(absl::StrCat("job ", id, ": an event does not parse"));
-      }
-    }
-    RoundsFromEvents(all, job);
+    absl::StatusOr<std::vector<JobEvent>> all = EventsLocked(id, 1);
+    if (!all.ok()) return all.status();
+    RoundsFromEvents(*all, job);
   }
   return job;
 }
@@ -399,20 +406,7 @@ absl::StatusOr<std::vector<JobEvent>> JobStore::Events(const std::string& id,
   absl::StatusOr<bool> found = exists->Bind(1, id).Step();
   if (!found.ok()) return found.status();
   if (!*found) return NotFound(id);
-  absl::StatusOr<sqlite::Statement> query =
-      db_.Prepare("SELECT body FROM events WHERE job_id = ? AND sequence >= ? ORDER BY sequence");
-  if (!query.ok()) return query.status();
-  query->Bind(1, id).Bind(2, static_cast<int64_t>(std::min<uint64_t>(from_sequence, INT64_MAX)));
-  std::vector<JobEvent> events;
-  for (;;) {
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    if (!events.emplace_back().ParseFromString(query->Blob(0))) {
-      return absl::DataLossError(absl::StrCat("job ", id, ": an event does not parse"));
-    }
-  }
-  return events;
+  return EventsLocked(id, from_sequence);
 }
 
 absl::StatusOr<uint64_t> JobStore::AppendLocked(const std::string& id, JobEvent event,

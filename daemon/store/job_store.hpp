@@ -145,6 +145,8 @@ class JobStore {
   absl::StatusOr<std::optional<provd::v1::Job>> FindByRequestIdLocked(
       const std::string& request_id);
   absl::StatusOr<provd::v1::Job> GetLocked(const std::string& id, bool full);
+  absl::StatusOr<std::vector<provd::v1::JobEvent>> EventsLocked(const std::string& id,
+                                                                uint64_t from_sequence);
   absl::StatusOr<uint64_t> AppendLocked(const std::string& id, provd::v1::JobEvent event,
                                         absl::Time now);
   absl::Status SetStateLocked(const std::string& id, provd::v1::JobState from,
