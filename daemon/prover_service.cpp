@@ -142,12 +142,17 @@ grpc::Status ProverService::WatchJob(grpc::ServerContext* context,
       if (IsFinalEvent(event)) return grpc::Status::OK;
     }
     if (events->empty()) {
-      // Asked to start past a finished job's last event: there is nothing more to come.
+      // Asked to start past a finished job's last event: nothing more is to come. The final
+      // event is committed with the final state, so once the state is final, one more read
+      // tells whether this stream has sent it (the job may have ended between the two reads).
       absl::StatusOr<provd::v1::JobState> state = store_.State(request->job_id());
       if (!state.ok()) return ToGrpcStatus(state.status());
       if (*state == provd::v1::JOB_STATE_SUCCEEDED || *state == provd::v1::JOB_STATE_FAILED ||
           *state == provd::v1::JOB_STATE_CANCELLED) {
-        return grpc::Status::OK;
+        absl::StatusOr<std::vector<JobEvent>> last = store_.Events(request->job_id(), next);
+        if (!last.ok()) return ToGrpcStatus(last.status());
+        if (last->empty()) return grpc::Status::OK;
+        continue;  // send them, the final one last
       }
     }
     if (context->IsCancelled()) return ToGrpcStatus(absl::CancelledError("the client went away"));

@@ -1,4 +1,4 @@
-// The durable record of every accepted job: one SQLite database (WAL, synchronous=FULL) holding
+// The durable record of every accepted job: one SQLite database (WAL) holding
 // the jobs and their events, and a spool directory holding each job's witness until the job
 // ends. A job is accepted only once both are on disk: the witness is written to a temp file,
 // fsynced, renamed into the spool and the directory fsynced; then the row is committed. A crash
@@ -10,7 +10,9 @@
 // transition names the states it starts from and fails with FAILED_PRECONDITION otherwise.
 //
 // Results (proof.json, public.json: a few KB) live in the row, committed with the final state,
-// so a job can never be SUCCEEDED without its result.
+// so a job can never be SUCCEEDED without its result. Acceptance and final states are committed
+// with synchronous=FULL (on disk when the call returns); progress (events, MSM checkpoints) with
+// NORMAL: consistent after any crash, but the last few may be lost with the power.
 //
 // One store per data dir: Open takes an exclusive lock on <data_dir>/jobs.lock for the store's
 // lifetime, so that a second daemon on the same data dir fails to start instead of running the
