@@ -72,6 +72,7 @@ absl::Status Daemon::StartJobs() {
     runner.arbiter = arbiter_.get();
     runner.simulated_gpus = config_.simulated_gpus;
     runner.simulated.latency_per_call = absl::Milliseconds(config_.simulated_gpu_latency_ms);
+    runner.simulated.memory = &device_memory_;
     spdlog::info("arbitrating {} simulated GPU(s) through lock dir {}", config_.simulated_gpus,
                  arbiter_->lock_dir().path().string());
   } else if (!gpus_.devices.empty()) {
@@ -178,6 +179,19 @@ void Daemon::AddSampledMetrics() {
       per_priority([](const auto& p) { return absl::ToDoubleSeconds(p.oldest_queued_age); }));
   sampled.AddGauge("provd_jobs_running", "Jobs being proved, by priority",
                    per_priority([](const auto& p) { return static_cast<double>(p.running); }));
+  if (arbiter_ != nullptr) {
+    const std::vector<size_t> devices = arbiter_->device_ids();
+    DeviceMemoryMeter* memory = &device_memory_;
+    sampled.AddGauge(
+        "provd_device_memory_bytes", "Device memory held by proofs, by device", [devices, memory] {
+          SampledMetrics::Sample sample;
+          for (size_t device : devices) {
+            sample.push_back(
+                {{{"device", absl::StrCat(device)}}, static_cast<double>(memory->bytes(device))});
+          }
+          return sample;
+        });
+  }
   groth16::ProvingKeyCache* keys = keys_.get();
   auto cache = [keys](auto field) {
     return [keys, field] { return SampledMetrics::Sample{{{}, field(keys->stats())}}; };

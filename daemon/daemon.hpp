@@ -55,6 +55,7 @@ class Daemon {
   std::unique_ptr<JobStore> store_;
   EventHub hub_;
   std::unique_ptr<arbiter::Arbiter> arbiter_;
+  DeviceMemoryMeter device_memory_;
   std::unique_ptr<ThreadPool> low_priority_pool_;
   std::unique_ptr<groth16::ProvingKeyCache> keys_;
   std::unique_ptr<JobRunner> runner_;

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "prover_core/cpu_backend.hpp"
+#include "prover_core/device_memory.hpp"
 
 namespace provd {
 
@@ -24,6 +25,8 @@ struct SimulatedGpuOptions {
   absl::Duration latency_per_call = absl::ZeroDuration();
   // Fault injection for tests: every n-th kernel call fails with UNAVAILABLE (0: never).
   uint64_t fail_every = 0;
+  // Told of every allocation and release of "device memory" (may be null).
+  DeviceMemoryMeter* memory = nullptr;
 };
 
 template <typename E>
@@ -34,7 +37,11 @@ class SimulatedGpuBackend final : public Backend<E> {
   using typename Backend<E>::Fr;
 
   SimulatedGpuBackend(size_t device, ThreadPool& pool, SimulatedGpuOptions options = {})
-      : cpu_(pool), options_(options), name_(absl::StrCat("simulated-gpu:", device)) {}
+      : cpu_(pool),
+        options_(options),
+        device_(device),
+        name_(absl::StrCat("simulated-gpu:", device)) {}
+  ~SimulatedGpuBackend() override { ReleaseDeviceMemory(); }
 
   std::string_view name() const override { return name_; }
   bool is_cpu() const override { return false; }
@@ -59,6 +66,7 @@ class SimulatedGpuBackend final : public Backend<E> {
   }
 
   void ReleaseDeviceMemory() override {
+    Account(-static_cast<int64_t>(memory_.size()));
     std::vector<uint8_t>().swap(memory_);
     ++releases_;
   }
@@ -83,10 +91,17 @@ class SimulatedGpuBackend final : public Backend<E> {
                                                        " bytes do not fit in ", options_.vram_bytes,
                                                        " bytes of VRAM"));
     }
-    if (memory_.size() < bytes.size()) memory_.resize(bytes.size());
+    if (memory_.size() < bytes.size()) {
+      Account(static_cast<int64_t>(bytes.size() - memory_.size()));
+      memory_.resize(bytes.size());
+    }
     std::memcpy(memory_.data(), bytes.data(), bytes.size());
     ++uploads_;
     return std::span<uint8_t>(memory_.data(), bytes.size());
+  }
+
+  void Account(int64_t delta) {
+    if (options_.memory != nullptr && delta != 0) options_.memory->Add(device_, delta);
   }
 
   template <typename Point, typename Kernel>
@@ -106,6 +121,7 @@ class SimulatedGpuBackend final : public Backend<E> {
 
   CpuBackend<E> cpu_;
   SimulatedGpuOptions options_;
+  size_t device_;
   std::string name_;
   std::vector<uint8_t> memory_;
   uint64_t calls_ = 0;

@@ -145,6 +145,9 @@ TEST_F(PrometheusTest, CountersAndHistogramsMoveAsJobsRunAndOnePreemptsAnother) 
   EXPECT_EQ(WaitFor("sum(provd_queue_depth)", 0), 0.0);
   EXPECT_GE(Query("provd_key_cache_hits_total").value_or(0), 1.0);
   EXPECT_EQ(Query("provd_build_info"), 1.0);
+  // Every proof gave its device memory back (scraped after both ended).
+  absl::SleepFor(absl::Milliseconds(1500));
+  EXPECT_EQ(Query("provd_device_memory_bytes{device=\"0\"}"), 0.0);
 }
 
 }  // namespace
