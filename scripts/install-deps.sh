@@ -10,7 +10,7 @@ packages=(
   libabsl-dev libboost-dev libspdlog-dev libfmt-dev prometheus-cpp-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev
   openssl
-  prometheus yamllint
+  prometheus yamllint systemd
 )
 
 # Node.js and npm run the ffjavascript / snarkjs oracles of the tests. Any node >= 18 will do
