@@ -476,5 +476,41 @@ TEST_F(JobServiceTest, SigtermRequeuesARunningJobThatTheNextStartResumesAfterIts
                              done.result().public_json(), done.result().proof_json()));
 }
 
+TEST_F(JobServiceTest, ProvctlSubmitWaitSurvivesAKillAndRestartOfTheDaemon) {
+  TempDir state;
+  std::vector<std::string> flags = {
+      "--cpu-workers", "0", "--simulated-gpus", "1", "--simulated-gpu-latency-ms", "60"};
+  StartDaemon(flags, state.path());
+  const std::string address = daemon_->grpc_address();
+  WriteFile(state / "witness.wtns", mult_witness_);
+  auto provctl = Subprocess::Start(
+      {PROVCTL_BINARY, "--addr", address, "submit", "--zkey", "mult.zkey", "--witness",
+       (state / "witness.wtns").string(), "--priority", "high", "--wait", "--proof-out",
+       (state / "proof.json").string(), "--public-out", (state / "public.json").string()},
+      state.path());
+  ASSERT_THAT(provctl, IsOk());
+  // Kill the daemon once the job is running, and bring it back on the same address.
+  const absl::Time give_up = absl::Now() + absl::Seconds(20);
+  bool running = false;
+  while (!running && absl::Now() < give_up) {
+    auto list = client_->ListJobs({});
+    running = list.ok() && list->jobs_size() == 1 &&
+              list->jobs(0).state() == provd::v1::JOB_STATE_RUNNING;
+    if (!running) absl::SleepFor(absl::Milliseconds(20));
+  }
+  ASSERT_TRUE(running);
+  daemon_->process().Signal(SIGKILL);
+  ASSERT_THAT(daemon_->process().Wait(absl::Seconds(10)), IsOk());
+  flags.insert(flags.end(), {"--listen", address});
+  StartDaemon(flags, state.path());
+
+  auto exit = provctl->Wait(absl::Seconds(90));
+  ASSERT_THAT(exit, IsOk());
+  EXPECT_TRUE(exit->exited);
+  EXPECT_EQ(exit->code, 0) << exit->stdout_text << exit->stderr_text;
+  EXPECT_TRUE(SnarkjsAccepts(PROVD_SNARKJS, CircuitCase("mult_bn128") / "vkey.json",
+                             ReadFile(state / "public.json"), ReadFile(state / "proof.json")));
+}
+
 }  // namespace
 }  // namespace provd::testing
