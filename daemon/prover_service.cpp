@@ -2,6 +2,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "daemon/grpc_status.hpp"
 #include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
@@ -26,25 +27,37 @@ bool IsFinalEvent(const JobEvent& event) {
   return event.has_succeeded() || event.has_failed() || event.has_cancelled();
 }
 
-// Errors about the caller's input say which field they are about.
-absl::Status AsFieldError(absl::string_view field, const absl::Status& status) {
-  if (absl::IsInvalidArgument(status) || absl::IsNotFound(status)) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": ", status.message()));
+// Errors about the caller's input say which field they are about, and name keys as the
+// caller does: relative to the key directory, whose place on the host is none of its business.
+absl::Status AsFieldError(absl::string_view field, const absl::Status& status,
+                          const std::filesystem::path& key_dir) {
+  std::string message(status.message());
+  std::error_code ec;
+  for (const std::filesystem::path& dir :
+       {std::filesystem::weakly_canonical(key_dir, ec), key_dir.lexically_normal()}) {
+    if (dir.empty() || dir == "/") continue;
+    message = absl::StrReplaceAll(message,
+                                  {{(dir / "").string(), ""}, {dir.string(), "the key directory"}});
   }
-  return status;
+  if (absl::IsInvalidArgument(status) || absl::IsNotFound(status)) {
+    return absl::InvalidArgumentError(absl::StrCat(field, ": ", message));
+  }
+  return absl::Status(status.code(), message);
 }
 
 }  // namespace
 
 absl::Status ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
   absl::StatusOr<groth16::AnyProvingKey> key = keys_.Get(spec.zkey_name());
-  if (!key.ok()) return AsFieldError("spec.groth16.zkey_name", key.status());
+  if (!key.ok()) return AsFieldError("spec.groth16.zkey_name", key.status(), keys_.key_dir());
   const std::string& bytes = spec.witness();
   absl::StatusOr<groth16::Witness> witness = groth16::ParseWitness(
       std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), "witness");
-  if (!witness.ok()) return AsFieldError("spec.groth16.witness", witness.status());
+  if (!witness.ok()) {
+    return AsFieldError("spec.groth16.witness", witness.status(), keys_.key_dir());
+  }
   if (absl::Status s = groth16::CheckWitnessFits(*key, *witness); !s.ok()) {
-    return AsFieldError("spec.groth16.witness", s);
+    return AsFieldError("spec.groth16.witness", s, keys_.key_dir());
   }
   return absl::OkStatus();
 }

@@ -38,6 +38,7 @@ class ProvingKeyCache {
   absl::StatusOr<AnyProvingKey> Get(const std::string& name);
 
   Stats stats() const;
+  const std::filesystem::path& key_dir() const { return key_dir_; }
 
  private:
   struct FileIdentity {
