@@ -43,6 +43,9 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
   app.add_option("--listen", config.listen,
                  "gRPC address: HOST:PORT (port 0 picks a free one) or unix:PATH")
       ->capture_default_str();
+  app.add_option("--health-listen", config.health_listen,
+                 "Also serve the gRPC health service, and nothing else, in plaintext here "
+                 "(HOST:PORT or unix:PATH): for probes that cannot present a client certificate");
   app.add_option("--metrics-listen", config.metrics_listen,
                  "Prometheus /metrics address HOST:PORT; empty disables it")
       ->capture_default_str();
@@ -170,6 +173,15 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
   } else {
     errors.emplace_back(address.status().message());
   }
+  if (!config.health_listen.empty()) {
+    if (auto address = ParseListenAddress(config.health_listen, "--health-listen",
+                                          /*allow_unix=*/true);
+        address.ok()) {
+      config.health_address = *address;
+    } else {
+      errors.emplace_back(address.status().message());
+    }
+  }
   if (!config.metrics_listen.empty()) {
     if (auto address =
             ParseListenAddress(config.metrics_listen, "--metrics-listen", /*allow_unix=*/false);
@@ -223,6 +235,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"config", config.config_file.string()},
       {"listen", config.listen},
       {"metrics_listen", config.metrics_listen},
+      {"health_listen", config.health_listen},
       {"data_dir", config.data_dir.string()},
       {"key_dir", config.key_dir.string()},
       {"lock_dir", config.lock_dir.string()},

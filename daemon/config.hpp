@@ -21,9 +21,10 @@ struct ServeConfig {
   // As given on the command line.
   std::string listen = "127.0.0.1:50051";
   std::string metrics_listen = "127.0.0.1:9464";  // empty: no metrics endpoint
-  std::filesystem::path data_dir;                 // empty: DefaultDataDir()
-  std::filesystem::path key_dir;                  // empty: <data_dir>/keys
-  std::filesystem::path lock_dir;                 // empty: arbiter::DefaultLockDir()
+  std::string health_listen;       // plaintext gRPC health only (probes under mTLS); empty: none
+  std::filesystem::path data_dir;  // empty: DefaultDataDir()
+  std::filesystem::path key_dir;   // empty: <data_dir>/keys
+  std::filesystem::path lock_dir;  // empty: arbiter::DefaultLockDir()
   std::string log_level = "info";
   std::string log_format = "text";
   uint64_t max_message_bytes = 128ull << 20;
@@ -53,6 +54,7 @@ struct ServeConfig {
   // Filled in by FinalizeServeConfig.
   ListenAddress listen_address;
   ListenAddress metrics_address;
+  ListenAddress health_address;
 };
 
 // Where the daemon keeps its state when --data-dir is not given: $STATE_DIRECTORY (set by

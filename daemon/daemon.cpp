@@ -151,14 +151,43 @@ absl::Status Daemon::StartGrpc() {
   spdlog::info("transport: {}{}; job calls: {}", config_.security.tls() ? "TLS" : "plaintext",
                config_.security.tls_client_ca.empty() ? "" : " with client certificates",
                token ? "bearer token required" : "open");
-  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
-  health->SetServingStatus(kProverServiceName, true);
-  health->SetServingStatus(true);
+  if (absl::Status s = StartHealthServer(); !s.ok()) return s;
+  SetServing(true);
   spdlog::info("provd {} serving on {}{}", kVersion, grpc_address_,
                metrics_address_.empty()
                    ? ""
                    : absl::StrCat(", metrics on http://", metrics_address_, "/metrics"));
   return absl::OkStatus();
+}
+
+absl::Status Daemon::StartHealthServer() {
+  if (config_.health_listen.empty()) return absl::OkStatus();
+  // A server of its own with nothing but the (default) health service: plaintext, so probes
+  // need no client certificate, and nothing on it reaches a job.
+  grpc::ServerBuilder builder;
+  int bound_port = 0;
+  builder.AddListeningPort(config_.health_address.ToString(), grpc::InsecureServerCredentials(),
+                           &bound_port);
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  health_server_ = builder.BuildAndStart();
+  if (health_server_ == nullptr || bound_port == 0) {
+    return absl::FailedPreconditionError(absl::StrCat("--health-listen ", config_.health_listen,
+                                                      ": cannot listen (address in use?)"));
+  }
+  health_address_ = config_.health_address.kind == ListenAddress::Kind::kUnix
+                        ? config_.health_address.ToString()
+                        : absl::StrCat(config_.health_address.host, ":", bound_port);
+  spdlog::info("health checks also on {} (plaintext, health service only)", health_address_);
+  return absl::OkStatus();
+}
+
+void Daemon::SetServing(bool serving) {
+  for (grpc::Server* server : {server_.get(), health_server_.get()}) {
+    if (server == nullptr) continue;
+    grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
+    health->SetServingStatus(kProverServiceName, serving);
+    health->SetServingStatus(serving);
+  }
 }
 
 void Daemon::AddSampledMetrics() {
@@ -215,15 +244,17 @@ void Daemon::Shutdown(absl::Duration grace) {
   spdlog::info("shutting down: refusing new jobs, {} for running ones",
                absl::FormatDuration(grace));
   const absl::Time end_of_grace = absl::Now() + grace;
-  if (server_ != nullptr) {
-    server_->GetHealthCheckService()->SetServingStatus(false);
-    service_->StartDraining();
-  }
+  SetServing(false);
+  if (server_ != nullptr) service_->StartDraining();
   if (scheduler_ != nullptr) scheduler_->Stop(grace);
   if (server_ != nullptr) {
     service_->StopStreams();
     server_->Shutdown(absl::ToChronoTime(std::max(end_of_grace, absl::Now() + kRpcDrain)));
     server_->Wait();
+  }
+  if (health_server_ != nullptr) {
+    health_server_->Shutdown(absl::ToChronoTime(absl::Now() + kRpcDrain));
+    health_server_->Wait();
   }
   metrics_endpoint_.reset();
   spdlog::info("provd stopped");

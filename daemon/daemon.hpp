@@ -41,11 +41,15 @@ class Daemon {
   // The addresses actually bound (port 0 resolved); metrics is empty when disabled.
   const std::string& grpc_address() const { return grpc_address_; }
   const std::string& metrics_address() const { return metrics_address_; }
+  const std::string& health_address() const { return health_address_; }
 
  private:
   Daemon() = default;
   absl::Status StartJobs();
   absl::Status StartGrpc();
+  absl::Status StartHealthServer();
+  // The health status of the daemon and of provd.v1.Prover, on every server.
+  void SetServing(bool serving);
   // Metrics read at scrape time: queue depth and age, running jobs, the key cache.
   void AddSampledMetrics();
 
@@ -65,6 +69,8 @@ class Daemon {
   std::unique_ptr<grpc::Server> server_;
   std::string grpc_address_;
   std::string metrics_address_;
+  std::unique_ptr<grpc::Server> health_server_;  // --health-listen
+  std::string health_address_;
   bool stopped_ = false;
 };
 

@@ -30,8 +30,10 @@ constexpr int kExitRuntimeError = 1;
 constexpr int kExitUsage = 2;
 
 absl::Status WriteReadyFile(const std::filesystem::path& path, const Daemon& daemon) {
-  nlohmann::json ready = {
-      {"grpc", daemon.grpc_address()}, {"metrics", daemon.metrics_address()}, {"pid", ::getpid()}};
+  nlohmann::json ready = {{"grpc", daemon.grpc_address()},
+                          {"metrics", daemon.metrics_address()},
+                          {"health", daemon.health_address()},
+                          {"pid", ::getpid()}};
   absl::Status status = WriteFileAtomically(path, ready.dump() + "\n");
   if (!status.ok())
     return absl::FailedPreconditionError(absl::StrCat("--ready-file ", status.message()));

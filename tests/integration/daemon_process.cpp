@@ -77,6 +77,7 @@ absl::StatusOr<std::unique_ptr<DaemonProcess>> DaemonProcess::StartIn(
   nlohmann::json ready = nlohmann::json::parse(ReadFile(ready_file));
   daemon->grpc_address_ = ready["grpc"].get<std::string>();
   daemon->metrics_address_ = ready["metrics"].get<std::string>();
+  daemon->health_address_ = ready.value("health", std::string());
   return daemon;
 }
 

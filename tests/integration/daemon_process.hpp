@@ -25,6 +25,8 @@ class DaemonProcess {
 
   const std::string& grpc_address() const { return grpc_address_; }
   const std::string& metrics_address() const { return metrics_address_; }
+  // With --health-listen: where the plaintext health server listens.
+  const std::string& health_address() const { return health_address_; }
   Subprocess& process() { return *process_; }
   const std::filesystem::path& state_dir() const { return state_dir_; }
 
@@ -39,6 +41,7 @@ class DaemonProcess {
   std::optional<Subprocess> process_;
   std::string grpc_address_;
   std::string metrics_address_;
+  std::string health_address_;
 };
 
 // The body of an HTTP GET on 127.0.0.1:port, or an error.

@@ -48,8 +48,9 @@ TEST_F(SecurityTest, TlsServesClientsThatTrustItsCaAndNoOneElse) {
 }
 
 TEST_F(SecurityTest, MutualTlsRefusesClientsWithoutACertificateFromItsCa) {
-  auto daemon = DaemonProcess::Start({"--tls-cert", Cert("server.pem"), "--tls-key",
-                                      Cert("server.key"), "--tls-client-ca", Cert("ca.pem")});
+  auto daemon =
+      DaemonProcess::Start({"--tls-cert", Cert("server.pem"), "--tls-key", Cert("server.key"),
+                            "--tls-client-ca", Cert("ca.pem"), "--health-listen", "127.0.0.1:0"});
   ASSERT_THAT(daemon, IsOk());
   ExitInfo with_cert =
       Provctl(**daemon, {"--tls-ca", Cert("ca.pem"), "--tls-cert", Cert("client.pem"), "--tls-key",
@@ -58,6 +59,20 @@ TEST_F(SecurityTest, MutualTlsRefusesClientsWithoutACertificateFromItsCa) {
   ExitInfo without = Provctl(**daemon, {"--tls-ca", Cert("ca.pem"), "list"});
   EXPECT_EQ(without.code, 1);
   EXPECT_THAT(without.stderr_text, HasSubstr("UNAVAILABLE"));
+  // Probes that cannot present a certificate ask the plaintext health server instead.
+  auto probe_target = RunToCompletion({PROVCTL_BINARY, "--addr", (*daemon)->health_address(),
+                                       "health", "--service", "provd.v1.Prover"},
+                                      certs_.path(), absl::Seconds(30));
+  ASSERT_THAT(probe_target, IsOk());
+  EXPECT_EQ(probe_target->code, 0) << probe_target->stderr_text;
+  EXPECT_EQ(probe_target->stdout_text, "SERVING\n");
+  // It serves nothing else.
+  auto no_jobs_there =
+      RunToCompletion({PROVCTL_BINARY, "--addr", (*daemon)->health_address(), "list"},
+                      certs_.path(), absl::Seconds(30));
+  ASSERT_THAT(no_jobs_there, IsOk());
+  EXPECT_EQ(no_jobs_there->code, 1);
+  EXPECT_THAT(no_jobs_there->stderr_text, HasSubstr("UNIMPLEMENTED"));
   // A certificate of another CA is refused as well: the server's CA signs the server only.
   ExitInfo server_as_client =
       Provctl(**daemon, {"--tls-ca", Cert("ca.pem"), "--tls-cert", Cert("other-ca.pem"),
