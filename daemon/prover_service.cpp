@@ -160,8 +160,7 @@ grpc::Status ProverService::WatchJob(grpc::ServerContext* context,
       // tells whether this stream has sent it (the job may have ended between the two reads).
       absl::StatusOr<provd::v1::JobState> state = store_.State(request->job_id());
       if (!state.ok()) return ToGrpcStatus(state.status());
-      if (*state == provd::v1::JOB_STATE_SUCCEEDED || *state == provd::v1::JOB_STATE_FAILED ||
-          *state == provd::v1::JOB_STATE_CANCELLED) {
+      if (IsFinalState(*state)) {
         absl::StatusOr<std::vector<JobEvent>> last = store_.Events(request->job_id(), next);
         if (!last.ok()) return ToGrpcStatus(last.status());
         if (last->empty()) return grpc::Status::OK;

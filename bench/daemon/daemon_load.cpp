@@ -18,11 +18,9 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
-#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -38,6 +36,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "client/job_follow.hpp"
+#include "client/local_files.hpp"
 #include "client/prover_client.hpp"
 #include "nlohmann/json.hpp"
 #include "provd/v1/prover.pb.h"
@@ -113,15 +112,6 @@ std::string Row(absl::string_view what, const Summary& s) {
 
 constexpr char kTableHead[] =
     "| measure (ms) | samples | p50 | p99 | max |\n| --- | ---: | ---: | ---: | ---: |\n";
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) return absl::NotFoundError(absl::StrCat("cannot open ", path));
-  std::ostringstream contents;
-  contents << in.rdbuf();  // fails on an empty file too: no witness is that short
-  if (in.bad() || contents.fail()) return absl::DataLossError(absl::StrCat("cannot read ", path));
-  return contents.str();
-}
 
 ProverClient MakeClient(const Options& options) {
   provd::client::ClientOptions client_options;
@@ -692,7 +682,7 @@ int Main(int argc, char** argv) {
       ->check(CLI::Range(0, 1000));
   CLI11_PARSE(app, argc, argv);
 
-  absl::StatusOr<std::string> witness = ReadFile(options.witness_path);
+  absl::StatusOr<std::string> witness = provd::client::ReadWholeFile(options.witness_path);
   if (!witness.ok()) {
     std::cerr << "daemon_load: --witness: " << witness.status().message() << "\n";
     return 2;

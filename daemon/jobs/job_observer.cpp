@@ -34,8 +34,13 @@ void JobObserver::Finish() {
   segment_start_.reset();
 }
 
-void JobObserver::SetBackend(provd::v1::JobEvent::RoundStarted& event) const {
-  std::optional<size_t> device = lease_ != nullptr ? lease_->device() : std::nullopt;
+std::optional<size_t> JobObserver::Device() const {
+  return lease_ != nullptr ? lease_->device() : std::nullopt;
+}
+
+template <typename RoundEvent>
+void JobObserver::SetBackend(RoundEvent& event) const {
+  const std::optional<size_t> device = Device();
   event.set_backend(device ? provd::v1::BACKEND_GPU : provd::v1::BACKEND_CPU);
   if (device) event.set_gpu_index(static_cast<uint32_t>(*device));
 }
@@ -58,12 +63,11 @@ void JobObserver::RoundFinished(plan::Round round, size_t /*chunks*/, absl::Dura
   auto* finished = event.mutable_round_finished();
   finished->set_round_index(RoundIndex(round));
   finished->set_round_name(plan::RoundName(round));
-  std::optional<size_t> device = lease_ != nullptr ? lease_->device() : std::nullopt;
-  finished->set_backend(device ? provd::v1::BACKEND_GPU : provd::v1::BACKEND_CPU);
-  if (device) finished->set_gpu_index(static_cast<uint32_t>(*device));
+  SetBackend(*finished);
   *finished->mutable_elapsed() = TimeUtil::NanosecondsToDuration(absl::ToInt64Nanoseconds(wall));
   if (metrics_ != nullptr)
-    metrics_->RoundFinished(plan::RoundName(round), device.has_value(), wall);
+    metrics_->RoundFinished(plan::RoundName(round), finished->backend() == provd::v1::BACKEND_GPU,
+                            wall);
   spdlog::debug("job {}: round {} finished in {}", job_id_, plan::RoundName(round),
                 absl::FormatDuration(wall));
   Record(std::move(event));
@@ -103,7 +107,7 @@ void JobObserver::ChunkFellBack(const plan::ChunkRef& chunk, std::string_view ba
                                 const absl::Status& error) {
   provd::v1::JobEvent event;
   auto* fallback = event.mutable_gpu_fallback();
-  std::optional<size_t> device = lease_ != nullptr ? lease_->device() : std::nullopt;
+  const std::optional<size_t> device = Device();
   fallback->set_gpu_index(static_cast<uint32_t>(device.value_or(0)));
   fallback->set_round_index(RoundIndex(chunk.round));
   fallback->set_chunk_index(static_cast<uint32_t>(chunk.index));

@@ -40,8 +40,12 @@ class JobObserver final : public plan::ProofObserver {
   void Finish();
 
  private:
-  void SetBackend(provd::v1::JobEvent::RoundStarted& event) const;
-  bool OnGpu() const { return lease_ != nullptr && lease_->device().has_value(); }
+  // The lease's device now; nullopt on the CPU.
+  std::optional<size_t> Device() const;
+  // Backend and GPU index of a RoundStarted or RoundFinished event, from the lease.
+  template <typename RoundEvent>
+  void SetBackend(RoundEvent& event) const;
+  bool OnGpu() const { return Device().has_value(); }
   // Adds the time since the segment began to the backend it ran on, and starts a new one.
   void CloseSegment(bool was_on_gpu);
 

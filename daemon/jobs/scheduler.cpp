@@ -81,10 +81,9 @@ absl::StatusOr<provd::v1::Job> Scheduler::Cancel(const std::string& id, absl::Du
   const absl::Time give_up = absl::Now() + wait;
   for (;;) {
     const uint64_t seen = hub_.generation();
-    absl::StatusOr<provd::v1::Job> job = store_.Get(id);
-    if (!job.ok() || job->state() != provd::v1::JOB_STATE_RUNNING || absl::Now() >= give_up) {
-      return job;
-    }
+    absl::StatusOr<provd::v1::JobState> state = store_.State(id);
+    if (!state.ok()) return state.status();
+    if (*state != provd::v1::JOB_STATE_RUNNING || absl::Now() >= give_up) return store_.Get(id);
     hub_.WaitForChange(seen, give_up - absl::Now());
   }
 }

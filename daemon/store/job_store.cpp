@@ -79,11 +79,6 @@ google::protobuf::Timestamp ToTimestamp(int64_t unix_nanos) {
   return google::protobuf::util::TimeUtil::NanosecondsToTimestamp(unix_nanos);
 }
 
-bool IsFinal(JobState state) {
-  return state == provd::v1::JOB_STATE_SUCCEEDED || state == provd::v1::JOB_STATE_FAILED ||
-         state == provd::v1::JOB_STATE_CANCELLED;
-}
-
 // Reads the columns of kJobColumns into a Job; `full` adds the result.
 Job JobFromRow(const sqlite::Statement& row, bool full) {
   Job job;
@@ -131,6 +126,11 @@ absl::Status NotFound(const std::string& id) {
 }
 
 }  // namespace
+
+bool IsFinalState(JobState state) {
+  return state == provd::v1::JOB_STATE_SUCCEEDED || state == provd::v1::JOB_STATE_FAILED ||
+         state == provd::v1::JOB_STATE_CANCELLED;
+}
 
 std::string NewJobId() {
   unsigned char bytes[16];
@@ -222,7 +222,7 @@ absl::Status JobStore::RemoveOrphanSpoolFiles() {
     // Temp files of an interrupted write, witnesses never committed, and witnesses of jobs that
     // ended but whose file removal did not happen before a crash.
     const bool keep =
-        *row && name == id + ".wtns" && !IsFinal(static_cast<JobState>(query->Int(0)));
+        *row && name == id + ".wtns" && !IsFinalState(static_cast<JobState>(query->Int(0)));
     if (!keep) std::filesystem::remove(entry.path(), ec);
   }
   if (ec) {
@@ -570,10 +570,7 @@ absl::StatusOr<Job> JobStore::Finish(const std::string& id, const JobEnding& end
   return GetLocked(id, /*full=*/true);
 }
 
-absl::Status JobStore::Requeue(const std::string& id) {
-  std::lock_guard lock(mutex_);
-  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
-  if (!tx.ok()) return tx.status();
+absl::Status JobStore::RequeueLocked(const std::string& id, absl::Time now) {
   if (absl::Status s =
           SetStateLocked(id, provd::v1::JOB_STATE_RUNNING, provd::v1::JOB_STATE_QUEUED);
       !s.ok()) {
@@ -581,9 +578,14 @@ absl::Status JobStore::Requeue(const std::string& id) {
   }
   JobEvent event;
   event.mutable_queued()->set_requeued(true);
-  if (auto appended = AppendLocked(id, std::move(event), absl::Now()); !appended.ok()) {
-    return appended.status();
-  }
+  return AppendLocked(id, std::move(event), now).status();
+}
+
+absl::Status JobStore::Requeue(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+  if (!tx.ok()) return tx.status();
+  if (absl::Status s = RequeueLocked(id, absl::Now()); !s.ok()) return s;
   return tx->Commit();
 }
 
@@ -597,28 +599,17 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
         db_.Prepare("SELECT id FROM jobs WHERE state = ? ORDER BY seq");
     if (!running.ok()) return running.status();
     running->Bind(1, int64_t{provd::v1::JOB_STATE_RUNNING});
-    std::vector<std::string> interrupted;
     for (;;) {
       absl::StatusOr<bool> row = running->Step();
       if (!row.ok()) return row.status();
       if (!*row) break;
-      interrupted.push_back(running->Text(0));
+      interrupted_ids.insert(running->Text(0));
     }
     const absl::Time now = absl::Now();
-    for (const std::string& id : interrupted) {
-      if (absl::Status s =
-              SetStateLocked(id, provd::v1::JOB_STATE_RUNNING, provd::v1::JOB_STATE_QUEUED);
-          !s.ok()) {
-        return s;
-      }
-      JobEvent event;
-      event.mutable_queued()->set_requeued(true);
-      if (auto appended = AppendLocked(id, std::move(event), now); !appended.ok()) {
-        return appended.status();
-      }
+    for (const std::string& id : interrupted_ids) {
+      if (absl::Status s = RequeueLocked(id, now); !s.ok()) return s;
     }
     if (absl::Status s = tx->Commit(); !s.ok()) return s;
-    interrupted_ids.insert(interrupted.begin(), interrupted.end());
   }
   absl::StatusOr<sqlite::Statement> queued = db_.Prepare(
       "SELECT id, priority, seq, created_ns, deadline_ns FROM jobs WHERE state = ? ORDER BY seq");

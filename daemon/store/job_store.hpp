@@ -151,6 +151,8 @@ class JobStore {
                                                                 uint64_t from_sequence);
   absl::StatusOr<uint64_t> AppendLocked(const std::string& id, provd::v1::JobEvent event,
                                         absl::Time now);
+  // RUNNING -> QUEUED with its Queued{requeued} event, inside the caller's transaction.
+  absl::Status RequeueLocked(const std::string& id, absl::Time now);
   absl::Status SetStateLocked(const std::string& id, provd::v1::JobState from,
                               provd::v1::JobState to);
 
@@ -166,6 +168,9 @@ class JobStore {
 
 // Fills Job.rounds from a job's events (RoundStarted, device moves, RoundFinished).
 void RoundsFromEvents(const std::vector<provd::v1::JobEvent>& events, provd::v1::Job& job);
+
+// SUCCEEDED, FAILED or CANCELLED: nothing happens to the job any more.
+bool IsFinalState(provd::v1::JobState state);
 
 // A fresh job id: 32 lowercase hex digits from the OS's entropy.
 std::string NewJobId();

@@ -193,32 +193,23 @@ class Groth16Run {
     return std::string_view(reinterpret_cast<const char*>(binding_.data()), binding_.size());
   }
 
-  // The affine form in normal-form bytes (x, y), or one zero byte for the point at infinity.
+  // A partial sum as saved progress: its affine form, in curve::EncodeAffine's bytes.
   template <typename C>
   static std::string EncodePoint(const curve::XyzzPoint<C>& point) {
-    const curve::AffinePoint<C> affine = point.ToAffine();
-    if (affine.infinity) return std::string(1, '\0');
-    constexpr size_t kBytes = C::Field::kBytes;
-    std::string out(1 + 2 * kBytes, '\1');
-    auto bytes = std::span(reinterpret_cast<uint8_t*>(out.data()) + 1, 2 * kBytes);
-    affine.x.ToBytesLE(bytes.subspan(0, kBytes));
-    affine.y.ToBytesLE(bytes.subspan(kBytes, kBytes));
+    std::string out(2 * C::Field::kBytes, '\0');
+    curve::EncodeAffine(point.ToAffine(), curve::CoordinateEncoding::kNormal,
+                        std::span(reinterpret_cast<uint8_t*>(out.data()), out.size()));
     return out;
   }
 
   // nullopt for anything EncodePoint did not make, or a point off the curve.
   template <typename C>
   static std::optional<curve::XyzzPoint<C>> DecodePoint(std::string_view text) {
-    if (text.size() == 1 && text[0] == '\0') return curve::XyzzPoint<C>::Infinity();
-    constexpr size_t kBytes = C::Field::kBytes;
-    if (text.size() != 1 + 2 * kBytes || text[0] != '\1') return std::nullopt;
-    auto bytes = std::span(reinterpret_cast<const uint8_t*>(text.data()) + 1, 2 * kBytes);
-    auto x = C::Field::FromBytesLE(bytes.subspan(0, kBytes));
-    auto y = C::Field::FromBytesLE(bytes.subspan(kBytes, kBytes));
-    if (!x.ok() || !y.ok()) return std::nullopt;
-    const auto affine = curve::AffinePoint<C>::FromXY(*x, *y);
-    if (!affine.IsOnCurve()) return std::nullopt;
-    return curve::XyzzPoint<C>(affine);
+    absl::StatusOr<curve::AffinePoint<C>> affine = curve::DecodeAffine<C>(
+        std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
+        curve::CoordinateEncoding::kNormal, /*check_subgroup=*/false);
+    if (!affine.ok()) return std::nullopt;
+    return curve::XyzzPoint<C>(*affine);
   }
 
   // Takes over the chunks a previous attempt finished, if it saved them for these inputs.

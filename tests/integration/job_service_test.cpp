@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <fstream>
 #include <iostream>
 #include <random>
 #include <thread>
@@ -31,11 +30,6 @@ using provd::v1::Priority;
 using ::testing::_;
 using ::testing::HasSubstr;
 using TimeUtil = google::protobuf::util::TimeUtil;
-
-std::string ReadBytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 bool IsFinal(JobState state) {
   return state == provd::v1::JOB_STATE_SUCCEEDED || state == provd::v1::JOB_STATE_FAILED ||
@@ -112,9 +106,9 @@ class JobServiceTest : public ::testing::Test {
     return events;
   }
 
-  const std::string mult_witness_ = ReadBytes(CircuitCase("mult_bn128") / "witness.wtns");
-  const std::string poseidon_witness_ = ReadBytes(CircuitCase("poseidon_bn128") / "witness.wtns");
-  const std::string bls_witness_ = ReadBytes(CircuitCase("mult_bls12381") / "witness.wtns");
+  const std::string mult_witness_ = ReadFile(CircuitCase("mult_bn128") / "witness.wtns");
+  const std::string poseidon_witness_ = ReadFile(CircuitCase("poseidon_bn128") / "witness.wtns");
+  const std::string bls_witness_ = ReadFile(CircuitCase("mult_bls12381") / "witness.wtns");
   KeyDir keys_;
   std::unique_ptr<DaemonProcess> daemon_;
   std::unique_ptr<client::ProverClient> client_;

@@ -5,8 +5,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <fstream>
-
 #include "absl/strings/str_cat.h"
 #include "client/prover_client.hpp"
 #include "gmock/gmock.h"
@@ -20,11 +18,6 @@ namespace provd::testing {
 namespace {
 
 constexpr char kPrometheus[] = "/usr/bin/prometheus";
-
-std::string ReadBytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 int FreePort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -105,7 +98,7 @@ TEST_F(PrometheusTest, CountersAndHistogramsMoveAsJobsRunAndOnePreemptsAnother) 
   ASSERT_EQ(WaitFor("up{job=\"provd\"}", 1), 1.0) << prometheus->Stderr();
 
   client::ProverClient client((*daemon)->grpc_address(), client::ClientOptions{});
-  const std::string witness = ReadBytes(CircuitCase("poseidon_bn128") / "witness.wtns");
+  const std::string witness = ReadFile(CircuitCase("poseidon_bn128") / "witness.wtns");
   auto request = [&](provd::v1::Priority priority) {
     provd::v1::SubmitJobRequest r;
     r.set_priority(priority);
