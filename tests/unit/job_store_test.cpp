@@ -286,6 +286,21 @@ TEST_F(JobStoreTest, MsmProgressIsKeptPerRoundUnderItsBindingUntilTheJobEnds) {
   EXPECT_FALSE(after->has_value());
 }
 
+TEST_F(JobStoreTest, AWitnessThatCannotBeSpooledIsUnavailableAndLeavesNoJob) {
+  auto store = OpenStore();
+  // A file where the spool directory was: every write into it fails (even for root).
+  std::filesystem::remove_all(store->spool_dir());
+  provd::testing::WriteFile(store->spool_dir(), "in the way");
+  EXPECT_THAT(store->Submit(Submission(provd::v1::PRIORITY_HIGH, "r-spool")),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("cannot spool the witness")));
+  auto queued = store->CountInState(provd::v1::JOB_STATE_QUEUED);
+  ASSERT_THAT(queued, IsOk());
+  EXPECT_EQ(*queued, 0);
+  auto retried = store->FindByRequestId("r-spool");
+  ASSERT_THAT(retried, IsOk());
+  EXPECT_FALSE(retried->has_value()) << "a refused submission must not be found by its retry";
+}
+
 TEST_F(JobStoreTest, ASecondStoreOnTheSameDataDirIsRefusedWhileTheFirstIsOpen) {
   auto first = OpenStore();
   EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kFailedPrecondition,
