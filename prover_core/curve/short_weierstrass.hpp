@@ -32,11 +32,13 @@ struct AffinePoint {
   Field y{};
   bool infinity = true;
 
-  static AffinePoint Infinity() { return AffinePoint(); }
-  static AffinePoint FromXY(const Field& x, const Field& y) { return AffinePoint{x, y, false}; }
+  static constexpr AffinePoint Infinity() { return AffinePoint(); }
+  static constexpr AffinePoint FromXY(const Field& x, const Field& y) {
+    return AffinePoint{x, y, false};
+  }
 
   bool IsOnCurve() const { return infinity || y.Square() == x.Square() * x + C::B(); }
-  AffinePoint operator-() const { return infinity ? *this : FromXY(x, -y); }
+  constexpr AffinePoint operator-() const { return infinity ? *this : FromXY(x, -y); }
   friend bool operator==(const AffinePoint& a, const AffinePoint& b) {
     if (a.infinity || b.infinity) return a.infinity == b.infinity;
     return a.x == b.x && a.y == b.y;
@@ -49,9 +51,9 @@ class XyzzPoint {
   using Field = typename C::Field;
   using Affine = AffinePoint<C>;
 
-  XyzzPoint() = default;  // the point at infinity
-  static XyzzPoint Infinity() { return XyzzPoint(); }
-  explicit XyzzPoint(const Affine& p) {
+  constexpr XyzzPoint() = default;  // the point at infinity
+  static constexpr XyzzPoint Infinity() { return XyzzPoint(); }
+  constexpr explicit XyzzPoint(const Affine& p) {
     if (!p.infinity) {
       x_ = p.x;
       y_ = p.y;
@@ -60,11 +62,11 @@ class XyzzPoint {
     }
   }
 
-  bool IsInfinity() const { return zz_.IsZero(); }
-  const Field& x() const { return x_; }
-  const Field& y() const { return y_; }
-  const Field& zz() const { return zz_; }
-  const Field& zzz() const { return zzz_; }
+  constexpr bool IsInfinity() const { return zz_.IsZero(); }
+  constexpr const Field& x() const { return x_; }
+  constexpr const Field& y() const { return y_; }
+  constexpr const Field& zz() const { return zz_; }
+  constexpr const Field& zzz() const { return zzz_; }
 
   // Affine form; one field inversion. For many points use BatchToAffine.
   Affine ToAffine() const {
@@ -73,14 +75,14 @@ class XyzzPoint {
     return Affine::FromXY(x_ * (inv * zzz_), y_ * (inv * zz_));
   }
 
-  XyzzPoint operator-() const {
+  constexpr XyzzPoint operator-() const {
     XyzzPoint r = *this;
     r.y_ = -r.y_;
     return r;
   }
 
   // dbl-2008-s-1: 2M + 5S (+ the a*ZZ^2 term, zero here).
-  XyzzPoint Double() const {
+  constexpr XyzzPoint Double() const {
     if (IsInfinity()) return *this;
     Field u = y_.Double();
     Field v = u.Square();
@@ -97,7 +99,7 @@ class XyzzPoint {
   }
 
   // this += q (affine), madd-2008-s: 8M + 2S.
-  void AddAffine(const Affine& q) {
+  constexpr void AddAffine(const Affine& q) {
     if (q.infinity) return;
     if (IsInfinity()) {
       *this = XyzzPoint(q);
@@ -121,10 +123,10 @@ class XyzzPoint {
   }
 
   // this -= q (affine).
-  void SubAffine(const Affine& q) { AddAffine(-q); }
+  constexpr void SubAffine(const Affine& q) { AddAffine(-q); }
 
   // this += q, add-2008-s: 12M + 2S.
-  void Add(const XyzzPoint& q) {
+  constexpr void Add(const XyzzPoint& q) {
     if (q.IsInfinity()) return;
     if (IsInfinity()) {
       *this = q;
@@ -149,13 +151,13 @@ class XyzzPoint {
     zzz_ = zzz_ * q.zzz_ * ppp;
   }
 
-  friend XyzzPoint operator+(XyzzPoint a, const XyzzPoint& b) {
+  friend constexpr XyzzPoint operator+(XyzzPoint a, const XyzzPoint& b) {
     a.Add(b);
     return a;
   }
 
   // Group equality (independent of the representation).
-  friend bool operator==(const XyzzPoint& a, const XyzzPoint& b) {
+  friend constexpr bool operator==(const XyzzPoint& a, const XyzzPoint& b) {
     if (a.IsInfinity() || b.IsInfinity()) return a.IsInfinity() == b.IsInfinity();
     return a.x_ * b.zz_ == b.x_ * a.zz_ && a.y_ * b.zzz_ == b.y_ * a.zzz_;
   }
@@ -164,7 +166,8 @@ class XyzzPoint {
   // The common end of add-2008-s and madd-2008-s (madd is add with Z2 = 1, so U1 = X1 and
   // S1 = Y1): from U1, S1 and the nonzero differences P = U2 - U1, R = S2 - S1, sets X3 and Y3
   // and returns PP = P^2 and PPP = P^3 for the ZZ / ZZZ updates the two formulas do differently.
-  std::pair<Field, Field> FinishAddition(Field u1, Field s1, const Field& p, const Field& r) {
+  constexpr std::pair<Field, Field> FinishAddition(Field u1, Field s1, const Field& p,
+                                                   const Field& r) {
     Field pp = p.Square();
     Field ppp = p * pp;
     Field qq = u1 * pp;
@@ -181,7 +184,7 @@ class XyzzPoint {
 
 // k * p by double-and-add over the bits of k (any width, e.g. a scalar >= r).
 template <typename C, typename Int>
-XyzzPoint<C> ScalarMul(const AffinePoint<C>& p, const Int& k) {
+constexpr XyzzPoint<C> ScalarMul(const AffinePoint<C>& p, const Int& k) {
   XyzzPoint<C> acc;
   for (size_t i = k.BitLength(); i-- > 0;) {
     acc = acc.Double();
@@ -191,7 +194,7 @@ XyzzPoint<C> ScalarMul(const AffinePoint<C>& p, const Int& k) {
 }
 
 template <typename C, typename Int>
-XyzzPoint<C> ScalarMul(const XyzzPoint<C>& p, const Int& k) {
+constexpr XyzzPoint<C> ScalarMul(const XyzzPoint<C>& p, const Int& k) {
   XyzzPoint<C> acc;
   for (size_t i = k.BitLength(); i-- > 0;) {
     acc = acc.Double();

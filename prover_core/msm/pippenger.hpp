@@ -56,7 +56,7 @@ inline constexpr size_t kMaxAffineBatch = 2048;
 size_t ChooseWindowBits(size_t n, size_t threads, size_t scalar_bits = 256);
 
 // Bits [offset, offset + width) of `k` (width <= 32; bits past 256 are zero).
-inline uint32_t ExtractBits(const Scalar& k, size_t offset, size_t width) {
+constexpr uint32_t ExtractBits(const Scalar& k, size_t offset, size_t width) {
   const size_t limb = offset / 64;
   const size_t shift = offset % 64;
   if (limb >= 4) return 0;

@@ -47,6 +47,20 @@ absl::StatusOr<size_t> DomainLog(size_t n) {
   return log_n;
 }
 
+// Butterfly b (< n/2) of the DIF stage with half-size h over x: the pair (lo, lo + h) becomes
+// (lo + hi, (lo - hi) * w_{2h}^j). `table` is a Twiddles stage table (its entry h + j is
+// w_{2h}^j). constexpr so that the CUDA NTT (kernels/) runs this very code on the device.
+template <typename F>
+constexpr void DifButterfly(F* x, const F* table, size_t h, size_t b) {
+  const size_t j = b & (h - 1);
+  F* lo = x + (b - j) * 2 + j;  // group (b / h) starts at 2h * (b / h)
+  F* hi = lo + h;
+  F a = *lo;
+  F d = a - *hi;
+  *lo = a + *hi;
+  *hi = d * table[h + j];
+}
+
 // Applies DIF stages [first, end) (stage s has butterflies of half-size n >> (s + 1)).
 // INVALID_ARGUMENT unless data has 2^tw.log_n elements and first <= end <= log n.
 template <typename F>
@@ -59,16 +73,7 @@ absl::Status RunStages(std::span<F> data, const Twiddles<F>& tw, Direction direc
   }
   const std::vector<F>& table = direction == Direction::kForward ? tw.forward : tw.inverse;
   auto butterflies = [&](F* x, size_t h, size_t begin, size_t finish) {
-    const F* w = &table[h];
-    for (size_t b = begin; b < finish; ++b) {
-      const size_t j = b & (h - 1);
-      F* lo = x + (b - j) * 2 + j;  // group (b / h) starts at 2h * (b / h)
-      F* hi = lo + h;
-      F a = *lo;
-      F d = a - *hi;
-      *lo = a + *hi;
-      *hi = d * w[j];
-    }
+    for (size_t b = begin; b < finish; ++b) DifButterfly(x, table.data(), h, b);
   };
   size_t s = first;
   // Global stages: butterflies span more than a block; parallel over butterflies.

@@ -6,48 +6,18 @@
 #include "gtest/gtest.h"
 #include "prover_core/msm/chunked_msm.hpp"
 #include "prover_core/msm/msm_instances.hpp"
-#include "tests/support/random.hpp"
+#include "tests/support/random_msm.hpp"
 #include "tests/support/status_matchers.hpp"
 
 namespace provd::msm {
 namespace {
 
+using ::provd::testing::Instance;
 using ::provd::testing::IsOk;
+using ::provd::testing::NaiveMsm;
+using ::provd::testing::RandomInstance;
 using ::provd::testing::StatusIs;
 using ::provd::testing::TestRng;
-
-template <typename C>
-struct Instance {
-  std::vector<curve::AffinePoint<C>> points;
-  std::vector<Scalar> scalars;
-};
-
-template <typename C>
-Instance<C> RandomInstance(size_t n, uint64_t seed) {
-  TestRng rng(seed);
-  Instance<C> in;
-  // Random multiples of G, derived cheaply: P_i = P_{i-1} + Q with a random Q every 8 points.
-  curve::XyzzPoint<C> p = curve::ScalarMul(C::Generator(), rng.NextInt<4>());
-  curve::AffinePoint<C> q = curve::ScalarMul(C::Generator(), rng.NextInt<4>()).ToAffine();
-  std::vector<curve::XyzzPoint<C>> xyzz;
-  for (size_t i = 0; i < n; ++i) {
-    if (i % 8 == 0) q = curve::ScalarMul(C::Generator(), rng.NextInt<4>()).ToAffine();
-    p.AddAffine(q);
-    xyzz.push_back(p);
-    in.scalars.push_back(rng.NextInt<4>());
-  }
-  in.points.resize(n);
-  curve::BatchToAffine<C>(xyzz, in.points);
-  return in;
-}
-
-template <typename C>
-curve::XyzzPoint<C> NaiveMsm(const Instance<C>& in) {
-  curve::XyzzPoint<C> acc;
-  for (size_t i = 0; i < in.points.size(); ++i)
-    acc.Add(curve::ScalarMul(in.points[i], in.scalars[i]));
-  return acc;
-}
 
 template <typename C>
 class MsmTest : public ::testing::Test {};

@@ -1,0 +1,105 @@
+// The GPU MSM's algorithm (kernels/msm_steps.hpp), walked through on the host, against the CPU
+// MSM: every window width the planner may pick, the edge cases the CPU tests use, and the
+// layout's arithmetic. Runs without a GPU, so CI checks what the kernels compute; parity of the
+// kernels themselves is in tests/gpu/.
+#include "gtest/gtest.h"
+#include "kernels/msm_host_pipeline.hpp"
+#include "prover_core/curve/bls12_381.hpp"
+#include "prover_core/curve/bn254.hpp"
+#include "tests/support/random_msm.hpp"
+#include "tests/support/status_matchers.hpp"
+
+namespace provd::kernels {
+namespace {
+
+using ::provd::testing::Instance;
+using ::provd::testing::IsOk;
+using ::provd::testing::NaiveMsm;
+using ::provd::testing::RandomInstance;
+using ::provd::testing::StatusIs;
+using ::testing::HasSubstr;
+
+template <typename C>
+class GpuMsmPipelineTest : public ::testing::Test {};
+using Groups =
+    ::testing::Types<curve::Bn254G1, curve::Bn254G2, curve::Bls12381G1, curve::Bls12381G2>;
+TYPED_TEST_SUITE(GpuMsmPipelineTest, Groups);
+
+TYPED_TEST(GpuMsmPipelineTest, MatchesTheNaiveSumForSeveralSizesAndWindows) {
+  using C = TypeParam;
+  for (size_t n : {1, 2, 7, 33}) {
+    Instance<C> in = RandomInstance<C>(n, 100 + n);
+    const auto expected = NaiveMsm(in);
+    for (uint32_t bits : {0u, 1u, 3u, 5u, 8u}) {
+      SCOPED_TRACE(::testing::Message() << n << " points, window " << bits);
+      auto result = RunMsmPipelineOnHost<C>(in.points, in.scalars, bits);
+      ASSERT_THAT(result, IsOk());
+      EXPECT_EQ(*result, expected);
+    }
+  }
+}
+
+TYPED_TEST(GpuMsmPipelineTest, EdgeCases) {
+  using C = TypeParam;
+  using Affine = curve::AffinePoint<C>;
+  Instance<C> in = RandomInstance<C>(24, 9);
+  // Zero scalars, the point at infinity, identical points, opposite points, scalars >= r.
+  msm::Scalar all_ones;
+  for (auto& limb : all_ones.limbs) limb = ~0ull;
+  in.scalars[0] = msm::Scalar();
+  in.points[1] = Affine::Infinity();
+  in.points[2] = in.points[3];
+  in.scalars[2] = in.scalars[3];  // the same point twice in every bucket: a doubling
+  in.points[4] = -in.points[5];
+  in.scalars[4] = in.scalars[5];  // opposite points in every bucket: infinity
+  in.scalars[6] = all_ones;
+  in.scalars[7] = C::kOrder;
+  auto result = RunMsmPipelineOnHost<C>(in.points, in.scalars, 4);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(*result, NaiveMsm(in));
+
+  std::vector<msm::Scalar> zeros(in.points.size());
+  auto zero = RunMsmPipelineOnHost<C>(in.points, zeros, 4);
+  ASSERT_THAT(zero, IsOk());
+  EXPECT_TRUE(zero->IsInfinity());
+}
+
+TEST(GpuMsmPipelineTest, AllScalarsEqualFillOneBucketPerWindow) {
+  using C = curve::Bn254G1;
+  Instance<C> in = RandomInstance<C>(300, 5);
+  for (auto& s : in.scalars) s = in.scalars[0];
+  auto result = RunMsmPipelineOnHost<C>(in.points, in.scalars);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(*result, NaiveMsm(in));
+}
+
+TEST(GpuMsmPipelineTest, MismatchedSizesAreAnError) {
+  using C = curve::Bn254G1;
+  Instance<C> in = RandomInstance<C>(3, 1);
+  in.scalars.pop_back();
+  EXPECT_THAT(RunMsmPipelineOnHost<C>(in.points, in.scalars),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("differ in number")));
+}
+
+TEST(GpuMsmLayoutTest, WindowGrowsWithTheInputAndKeysFitTheirBits) {
+  uint32_t previous = 0;
+  for (uint64_t log_n = 0; log_n <= 31; ++log_n) {
+    absl::StatusOr<MsmLayout> layout = PlanMsmLayout(uint64_t{1} << log_n);
+    ASSERT_THAT(layout, IsOk());
+    EXPECT_GE(layout->window_bits, previous);
+    EXPECT_LE(layout->window_bits, kMaxGpuWindowBits);
+    EXPECT_GE(layout->windows * layout->window_bits, kScalarBits);
+    EXPECT_EQ(layout->buckets_per_window() % layout->segment_buckets, 0u);
+    EXPECT_LE(uint64_t{layout->buckets()}, uint64_t{1} << layout->key_bits());
+    previous = layout->window_bits;
+  }
+  EXPECT_THAT(PlanMsmLayout(0),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("between 1 and 2^31")));
+  EXPECT_THAT(PlanMsmLayout((uint64_t{1} << 31) + 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("between 1 and 2^31")));
+  EXPECT_THAT(PlanMsmLayout(16, 17),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("window of 17 bits")));
+}
+
+}  // namespace
+}  // namespace provd::kernels
