@@ -17,7 +17,11 @@ if(NOT PROVD_CUDA STREQUAL "OFF")
     endif()
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
-    set(CMAKE_CUDA_STANDARD 17)  # CMake 3.25 knows no C++20 flag for nvcc
+    # prover_core's headers, which the kernels compile for the device, are C++20; CMake 3.25
+    # does not know nvcc's C++20 flag (nvcc has it since CUDA 12), so tell it.
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(PROVD_HAVE_CUDA ON)
   elseif(PROVD_CUDA STREQUAL "ON")

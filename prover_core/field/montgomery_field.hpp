@@ -6,6 +6,12 @@
 // Multiplication is CIOS with the "no-carry" shortcut of gnark-crypto (valid when the top limb
 // of p is below 2^63 - 1, checked by static_assert), which saves the extra carry word.
 //
+// Device code (kernels/) runs these functions too (nvcc --expt-relaxed-constexpr), and device
+// code may not refer to a host's static constexpr object, only use its value: nvcc silently
+// compiles such a reference into a trap. Functions that run on the device therefore copy the
+// constants they need into local constexpr values (`constexpr Int p = C::kModulus;`) instead
+// of binding references to them. kernels/ptx_check.sh guards this.
+//
 // Not constant-time: Inverse, Pow, Sqrt and the reductions branch on values. That is accepted
 // for a prover (the witness is the prover's own secret and timing is not observable by a
 // remote verifier); do not reuse these for secret keys on shared machines.
@@ -110,12 +116,16 @@ class Fp {
   constexpr Fp() = default;
 
   static constexpr Fp Zero() { return Fp(); }
-  static constexpr Fp One() { return FromMontgomery(C::kR); }
+  static constexpr Fp One() {
+    constexpr Int r = C::kR;
+    return FromMontgomery(r);
+  }
   static constexpr Fp FromUint64(uint64_t v) { return FromCanonical(Int::FromUint64(v)); }
   // `v` must be < p (callers with untrusted input use FromBytesLE / FromMontBytesLE).
   static constexpr Fp FromCanonical(const Int& v) {
     Fp r;
-    MontMul(r.mont_, v, C::kR2);
+    constexpr Int r2 = C::kR2;
+    MontMul(r.mont_, v, r2);
     return r;
   }
   // The raw Montgomery representation v = a*R mod p; `v` must be < p.
@@ -126,7 +136,8 @@ class Fp {
   }
   // Reduces any integer of kLimbs limbs (e.g. a scalar >= p) modulo p.
   static constexpr Fp FromIntReduced(Int v) {
-    while (v >= C::kModulus) v.SubInPlace(C::kModulus);
+    constexpr Int p = C::kModulus;
+    while (v >= p) v.SubInPlace(p);
     return FromCanonical(v);
   }
 
@@ -153,7 +164,10 @@ class Fp {
   constexpr const Int& Montgomery() const { return mont_; }
 
   constexpr bool IsZero() const { return mont_.IsZero(); }
-  constexpr bool IsOne() const { return mont_ == C::kR; }
+  constexpr bool IsOne() const {
+    constexpr Int r = C::kR;
+    return mont_ == r;
+  }
   friend constexpr bool operator==(const Fp&, const Fp&) = default;
 
   friend constexpr Fp operator+(const Fp& a, const Fp& b) {
@@ -174,7 +188,8 @@ class Fp {
   constexpr Fp operator-() const {
     if (IsZero()) return *this;
     Fp r;
-    r.mont_ = C::kModulus;
+    constexpr Int p = C::kModulus;
+    r.mont_ = p;
     r.mont_.SubInPlace(mont_);
     return r;
   }
@@ -186,10 +201,11 @@ class Fp {
   constexpr Fp& operator-=(const Fp& b) {
     // Add p back under a mask rather than a branch: on random data the branch would be
     // mispredicted half the time, and curve formulas are full of subtractions.
+    constexpr Int p = C::kModulus;
     const uint64_t mask = 0 - mont_.SubInPlace(b.mont_);
     uint64_t carry = 0;
     for (size_t i = 0; i < kLimbs; ++i) {
-      mont_.limbs[i] = AddWithCarry(mont_.limbs[i], C::kModulus.limbs[i] & mask, carry);
+      mont_.limbs[i] = AddWithCarry(mont_.limbs[i], p.limbs[i] & mask, carry);
     }
     return *this;
   }
@@ -208,7 +224,10 @@ class Fp {
   constexpr Fp Pow(uint64_t e) const { return Pow(BigInt<1>::FromUint64(e)); }
 
   // a^-1 by Fermat; Zero() for zero (callers that can see zero check first).
-  constexpr Fp Inverse() const { return Pow(C::kPMinus2); }
+  constexpr Fp Inverse() const {
+    constexpr Int e = C::kPMinus2;
+    return Pow(e);
+  }
 
   // Euler's criterion; zero counts as a square.
   constexpr bool IsSquare() const {
@@ -234,13 +253,14 @@ class Fp {
   // mispredict on random data (see operator-=), and shorter than mask arithmetic.
   static constexpr void ReduceOnce(Int& v) {
     Int t = v;
-    const bool below = t.SubInPlace(C::kModulus) != 0;
+    constexpr Int p = C::kModulus;
+    const bool below = t.SubInPlace(p) != 0;
     for (size_t i = 0; i < kLimbs; ++i) v.limbs[i] = below ? v.limbs[i] : t.limbs[i];
   }
 
   static constexpr void MontMul(Int& out, const Int& a, const Int& b) {
     constexpr size_t N = kLimbs;
-    const Int& p = C::kModulus;
+    constexpr Int p = C::kModulus;
     uint64_t t[N] = {};
     for (size_t i = 0; i < N; ++i) {
       uint64_t carry_a = 0;
