@@ -3,7 +3,9 @@
 // inputs take seconds, not minutes, to build.
 #pragma once
 
+#include <map>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "prover_core/curve/short_weierstrass.hpp"
@@ -44,6 +46,21 @@ std::vector<field::BigInt<4>> RandomScalars(size_t n, uint64_t seed) {
   std::vector<field::BigInt<4>> scalars(n);
   for (auto& s : scalars) s = RandomScalarBelow(rng, C::kOrder);
   return scalars;
+}
+
+// 2^log_n random points and scalars for group C, built once per size and kept for the process.
+template <typename C>
+const std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>& MsmInputs(
+    size_t log_n) {
+  static std::map<size_t,
+                  std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>>
+      cache;
+  auto it = cache.find(log_n);
+  if (it == cache.end()) {
+    const size_t n = size_t{1} << log_n;
+    it = cache.emplace(log_n, std::make_pair(RandomPoints<C>(n, 1), RandomScalars<C>(n, 2))).first;
+  }
+  return it->second;
 }
 
 }  // namespace provd::bench

@@ -1,6 +1,5 @@
 // G1 MSM at 2^12, 2^16, 2^18, 2^20 for both curves and G2 MSM at 2^16, on the process pool (all
 // cores unless --threads / PROVD_THREADS says otherwise). Inputs are built once per size.
-#include <map>
 
 #include "bench/bench_inputs.hpp"
 #include "benchmark/benchmark.h"
@@ -9,24 +8,10 @@
 namespace provd::bench {
 namespace {
 
-template <typename C>
-const std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>& Inputs(
-    size_t log_n) {
-  static std::map<size_t,
-                  std::pair<std::vector<curve::AffinePoint<C>>, std::vector<field::BigInt<4>>>>
-      cache;
-  auto it = cache.find(log_n);
-  if (it == cache.end()) {
-    size_t n = size_t{1} << log_n;
-    it = cache.emplace(log_n, std::make_pair(RandomPoints<C>(n, 1), RandomScalars<C>(n, 2))).first;
-  }
-  return it->second;
-}
-
 // The timed loop shared by the benchmarks below; state.range(0) is log2 of the size.
 template <typename C>
 void MeasureMsm(benchmark::State& state, const msm::MsmOptions& options) {
-  const auto& [points, scalars] = Inputs<C>(static_cast<size_t>(state.range(0)));
+  const auto& [points, scalars] = MsmInputs<C>(static_cast<size_t>(state.range(0)));
   ThreadPool& pool = DefaultThreadPool();
   for (auto _ : state) {
     auto result = msm::PippengerMsm<C>(points, scalars, pool, options);

@@ -76,11 +76,20 @@ absl::Status Daemon::StartJobs() {
     spdlog::info("arbitrating {} simulated GPU(s) through lock dir {}", config_.simulated_gpus,
                  arbiter_->lock_dir().path().string());
   } else if (!gpus_.devices.empty()) {
-    // No lock file is touched: a GPU this daemon cannot use is not its to arbitrate.
-    spdlog::warn(
-        "{} GPU(s) found, but this build has no CUDA prover backend yet: proving on "
-        "the CPU",
-        gpus_.devices.size());
+    absl::StatusOr<std::unique_ptr<GpuBackendFactory>> factory =
+        MakeGpuBackendFactory(&device_memory_);
+    if (!factory.ok()) return factory.status();
+    gpu_backends_ = *std::move(factory);
+    std::vector<size_t> ids;
+    for (const GpuDevice& device : gpus_.devices) ids.push_back(device.index);
+    absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
+        arbiter::Arbiter::OpenDevices(config_.lock_dir, ids);
+    if (!arbiter.ok()) return arbiter.status();
+    arbiter_ = *std::move(arbiter);
+    runner.arbiter = arbiter_.get();
+    runner.gpus = gpu_backends_.get();
+    spdlog::info("arbitrating {} GPU(s) through lock dir {}", ids.size(),
+                 arbiter_->lock_dir().path().string());
   } else {
     spdlog::info("no GPU in use ({}); proving on the CPU only", gpus_.why_none);
   }

@@ -18,6 +18,7 @@
 #include "daemon/metrics.hpp"
 #include "daemon/prover_service.hpp"
 #include "daemon/store/job_store.hpp"
+#include "prover_core/gpu_backend_factory.hpp"
 #include "prover_core/gpu_device.hpp"
 #include "prover_core/groth16/key_cache.hpp"
 #include "prover_core/thread_pool.hpp"
@@ -60,6 +61,7 @@ class Daemon {
   EventHub hub_;
   std::unique_ptr<arbiter::Arbiter> arbiter_;
   DeviceMemoryMeter device_memory_;
+  std::unique_ptr<GpuBackendFactory> gpu_backends_;  // real GPUs' backends; null without CUDA
   std::unique_ptr<ThreadPool> low_priority_pool_;
   std::unique_ptr<groth16::ProvingKeyCache> keys_;
   std::unique_ptr<JobRunner> runner_;

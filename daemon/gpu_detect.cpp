@@ -3,6 +3,7 @@
 #include "spdlog/spdlog.h"
 
 #if PROVD_HAVE_CUDA
+#include "kernels/cuda_backend_factory.hpp"
 #include "kernels/cuda_devices.hpp"
 #endif
 
@@ -30,6 +31,23 @@ GpuInventory DetectGpus() {
   GpuInventory none;
   none.why_none = "built without CUDA";
   return none;
+#endif
+}
+
+absl::StatusOr<std::unique_ptr<GpuBackendFactory>> MakeGpuBackendFactory(
+    DeviceMemoryMeter* memory) {
+#if PROVD_HAVE_CUDA
+  absl::StatusOr<kernels::CudaSessionOptions> options =
+      kernels::CudaBackendFactory::OptionsFromEnvironment();
+  if (!options.ok()) return options.status();
+  if (options->fail_every != 0) {
+    spdlog::warn("fault injection: every {}th GPU call of a proof fails (PROVD_CUDA_FAULT_EVERY)",
+                 options->fail_every);
+  }
+  return std::make_unique<kernels::CudaBackendFactory>(*options, memory);
+#else
+  (void)memory;
+  return std::unique_ptr<GpuBackendFactory>();
 #endif
 }
 

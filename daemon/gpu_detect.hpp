@@ -2,10 +2,19 @@
 // otherwise. Every device must pass a known-answer kernel before it is listed.
 #pragma once
 
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "prover_core/device_memory.hpp"
+#include "prover_core/gpu_backend_factory.hpp"
 #include "prover_core/gpu_device.hpp"
 
 namespace provd::daemon {
 
 GpuInventory DetectGpus();
+
+// The CUDA backends' factory (fault injection from PROVD_CUDA_FAULT_EVERY), or null in a build
+// without CUDA. `memory` (may be null) hears of the device memory the backends hold.
+absl::StatusOr<std::unique_ptr<GpuBackendFactory>> MakeGpuBackendFactory(DeviceMemoryMeter* memory);
 
 }  // namespace provd::daemon

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -17,6 +18,7 @@
 #include "absl/time/clock.h"
 #include "arbiter/arbiter.hpp"
 #include "daemon/atomic_file.hpp"
+#include "daemon/gpu_detect.hpp"
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/thread_pool.hpp"
 
@@ -58,23 +60,21 @@ class StderrObserver final : public plan::ProofObserver {
   bool verbose_;
 };
 
-// The device numbers --gpus allows out of `count`: all for "auto", none for "none".
-absl::StatusOr<std::vector<size_t>> ParseGpus(const std::string& text, size_t count) {
+// The device numbers --gpus picks out of `available`: all for "auto", none for "none".
+absl::StatusOr<std::vector<size_t>> ParseGpus(const std::string& text,
+                                              const std::vector<size_t>& available) {
+  if (text == "none") return std::vector<size_t>();
+  if (text == "auto") return available;
   std::vector<size_t> ids;
-  if (text == "none") return ids;
-  if (text == "auto") {
-    for (size_t n = 0; n < count; ++n) ids.push_back(n);
-    return ids;
-  }
   for (absl::string_view part : absl::StrSplit(text, ',')) {
     size_t id = 0;
     if (!absl::SimpleAtoi(part, &id)) {
       return absl::InvalidArgumentError(
           absl::StrCat("--gpus: \"", part, "\" is not a device number (auto, none or e.g. 0,2)"));
     }
-    if (id >= count) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--gpus: device ", id, " does not exist (", count, " device(s))"));
+    if (std::find(available.begin(), available.end(), id) == available.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("--gpus: device ", id, " is not usable (",
+                                                     available.size(), " usable device(s))"));
     }
     ids.push_back(id);
   }
@@ -144,16 +144,34 @@ int RunProve(const ProveCommand& command) {
     std::cerr << "provd prove: " << seed.status().message() << "\n";
     return kExitUsage;
   }
-  absl::StatusOr<std::vector<size_t>> gpu_ids = ParseGpus(command.gpus, command.simulated_gpus);
+  // Simulated GPUs stand in for real ones; real ones are only probed when they may be used.
+  std::vector<size_t> available;
+  std::string why_no_gpu = "--gpus none";
+  if (command.simulated_gpus > 0) {
+    for (size_t n = 0; n < command.simulated_gpus; ++n) available.push_back(n);
+  } else if (command.backend != "cpu" && command.gpus != "none") {
+    GpuInventory inventory = DetectGpus();
+    for (const GpuDevice& device : inventory.devices) available.push_back(device.index);
+    why_no_gpu = inventory.why_none;
+  }
+  absl::StatusOr<std::vector<size_t>> gpu_ids = ParseGpus(command.gpus, available);
   if (!gpu_ids.ok()) {
     std::cerr << "provd prove: " << gpu_ids.status().message() << "\n";
     return kExitUsage;
   }
-  if (command.backend == "gpu" && command.simulated_gpus == 0) {
-    // Refuse rather than quietly prove on the CPU: the CUDA backend has not landed yet.
-    std::cerr << "provd prove: --backend gpu: this build has no GPU prover backend yet; use "
-                 "--backend cpu or auto\n";
+  if (command.backend == "gpu" && gpu_ids->empty()) {
+    // Refuse rather than quietly prove on the CPU.
+    std::cerr << "provd prove: --backend gpu: no usable GPU (" << why_no_gpu << ")\n";
     return kExitFailed;
+  }
+  std::unique_ptr<GpuBackendFactory> gpu_backends;
+  if (command.simulated_gpus == 0 && !gpu_ids->empty()) {
+    absl::StatusOr<std::unique_ptr<GpuBackendFactory>> factory = MakeGpuBackendFactory(nullptr);
+    if (!factory.ok()) {
+      std::cerr << "provd prove: " << factory.status().message() << "\n";
+      return kExitUsage;
+    }
+    gpu_backends = *std::move(factory);
   }
   const bool arbitrating = !gpu_ids->empty() && command.backend != "cpu";
   if (arbitrating && command.priority == "low" && command.low_priority_nice > 0) {
@@ -187,8 +205,6 @@ int RunProve(const ProveCommand& command) {
   groth16::DevicePlan devices;
   std::unique_ptr<arbiter::Arbiter> arbiter;
   std::optional<arbiter::DeviceLease> lease;
-  // Only simulated GPUs have a backend yet; real ones are left alone (no lock files touched)
-  // until the CUDA backend lands, as with --gpus none.
   if (arbitrating) {
     absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> opened = arbiter::Arbiter::OpenDevices(
         command.lock_dir.empty() ? arbiter::DefaultLockDir()
@@ -220,6 +236,7 @@ int RunProve(const ProveCommand& command) {
     devices.lease = &*lease;
     devices.simulated_gpus = command.simulated_gpus;
     devices.simulated.latency_per_call = absl::Milliseconds(command.simulated_gpu_latency_ms);
+    devices.gpus = gpu_backends.get();
   }
   absl::StatusOr<groth16::ProofArtifacts> proof =
       groth16::Prove(*key, *witness, options, pool, devices, &observer);
@@ -257,7 +274,8 @@ int RunProve(const ProveCommand& command) {
         groth16::SnarkjsCurveName(h.curve), h.n_vars, h.n_public, h.log_domain, pool.size(),
         devices.simulated_gpus > 0
             ? absl::StrCat("cpu + ", devices.simulated_gpus, " simulated gpu(s)")
-            : std::string("cpu backend"),
+        : devices.gpus != nullptr ? absl::StrCat("cpu + ", gpu_ids->size(), " cuda gpu(s)")
+                                  : std::string("cpu backend"),
         absl::ToDoubleSeconds(load_time), absl::ToDoubleSeconds(absl::Now() - start));
   }
   return kExitOk;

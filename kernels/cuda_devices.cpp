@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include "absl/strings/str_cat.h"
+#include "kernels/cuda_status.hpp"
 #include "kernels/self_test.hpp"
 
 namespace provd::kernels {
@@ -37,6 +38,15 @@ GpuInventory ProbeCudaDevices() {
   }
   if (inventory.devices.empty()) inventory.why_none = "CUDA runtime: no devices";
   return inventory;
+}
+
+absl::StatusOr<DeviceMemoryInfo> QueryDeviceMemory(uint32_t device) {
+  const std::string what = absl::StrCat("cuda:", device, " memory");
+  PROVD_CUDA_RETURN_IF_ERROR(cudaSetDevice(static_cast<int>(device)), what);
+  size_t free_bytes = 0;
+  size_t total_bytes = 0;
+  PROVD_CUDA_RETURN_IF_ERROR(cudaMemGetInfo(&free_bytes, &total_bytes), what);
+  return DeviceMemoryInfo{free_bytes, total_bytes};
 }
 
 absl::Status SelfTest(uint32_t device) {

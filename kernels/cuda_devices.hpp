@@ -5,12 +5,21 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "prover_core/gpu_device.hpp"
 
 namespace provd::kernels {
 
 // The CUDA devices visible to this process (CUDA_VISIBLE_DEVICES applies).
 GpuInventory ProbeCudaDevices();
+
+struct DeviceMemoryInfo {
+  uint64_t free_bytes = 0;
+  uint64_t total_bytes = 0;
+};
+
+// cudaMemGetInfo of `device`; UNAVAILABLE without one.
+absl::StatusOr<DeviceMemoryInfo> QueryDeviceMemory(uint32_t device);
 
 // Runs a known-answer kernel on `device`; INTERNAL with the CUDA error or the mismatch count
 // otherwise.

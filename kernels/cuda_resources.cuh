@@ -5,12 +5,23 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
 namespace provd::kernels {
+
+// An NVTX range for Nsight Systems timelines (header-only NVTX 3: a no-op unless a profiler
+// injects itself).
+class NvtxRange {
+ public:
+  explicit NvtxRange(const char* name) { nvtxRangePushA(name); }
+  ~NvtxRange() { nvtxRangePop(); }
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+};
 
 class CudaStream {
  public:

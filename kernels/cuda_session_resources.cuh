@@ -2,8 +2,8 @@
 #pragma once
 
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 
 #include "absl/status/statusor.h"
 #include "kernels/cuda_resources.cuh"
@@ -58,8 +58,7 @@ struct CudaSession::Resources {
     PROVD_CUDA_RETURN_IF_ERROR(staging.reserve(bytes, stream.get()), what);
     std::memcpy(staging.as<void>(), from, bytes);
     PROVD_CUDA_RETURN_IF_ERROR(
-        cudaMemcpyAsync(to, staging.as<void>(), bytes, cudaMemcpyHostToDevice, stream.get()),
-        what);
+        cudaMemcpyAsync(to, staging.as<void>(), bytes, cudaMemcpyHostToDevice, stream.get()), what);
     PROVD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream.get()), what);
     return absl::OkStatus();
   }

@@ -5,9 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "absl/strings/string_view.h"
-
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 
 namespace provd::kernels {
 
@@ -18,8 +17,8 @@ absl::Status CudaStatus(cudaError_t err, absl::string_view what);
 }  // namespace provd::kernels
 
 // Returns the CUDA error of `expr` as a Status from the enclosing function.
-#define PROVD_CUDA_RETURN_IF_ERROR(expr, what)                           \
-  do {                                                                   \
+#define PROVD_CUDA_RETURN_IF_ERROR(expr, what)                              \
+  do {                                                                      \
     if (cudaError_t provd_cuda_err = (expr); provd_cuda_err != cudaSuccess) \
-      return ::provd::kernels::CudaStatus(provd_cuda_err, (what));       \
+      return ::provd::kernels::CudaStatus(provd_cuda_err, (what));          \
   } while (false)

@@ -12,13 +12,15 @@
 #include "kernels/msm_steps.hpp"
 
 namespace provd::kernels {
+// Internal linkage: this header is compiled into one .cu file per curve.
 namespace msm_kernels {
+namespace {
 
 // Small blocks: an XYZZ point over Fq2 is 48 64-bit words, and register pressure, not
 // occupancy, bounds these kernels.
 inline constexpr unsigned kBlock = 128;
 
-#define PROVD_GRID_STRIDE(i, count)                                             \
+#define PROVD_GRID_STRIDE(i, count)                                               \
   for (uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (count); \
        i += uint64_t{gridDim.x} * blockDim.x)
 
@@ -40,8 +42,8 @@ __global__ void __launch_bounds__(kBlock)
                   const uint32_t* sorted_values, const uint32_t* begins, const uint32_t* ends,
                   curve::XyzzPoint<C>* buckets) {
   PROVD_GRID_STRIDE(b, layout.buckets()) {
-    buckets[b] = AccumulateBucket<C>(layout, static_cast<uint32_t>(b), points, sorted_values,
-                                     begins, ends);
+    buckets[b] =
+        AccumulateBucket<C>(layout, static_cast<uint32_t>(b), points, sorted_values, begins, ends);
   }
 }
 
@@ -69,11 +71,10 @@ __global__ void __launch_bounds__(kBlock)
 inline absl::StatusOr<size_t> SortTempBytes(uint64_t pairs, uint32_t key_bits) {
   size_t bytes = 0;
   PROVD_CUDA_RETURN_IF_ERROR(
-      cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<const uint32_t*>(nullptr),
-                                      static_cast<uint32_t*>(nullptr),
-                                      static_cast<const uint32_t*>(nullptr),
-                                      static_cast<uint32_t*>(nullptr), pairs, 0,
-                                      static_cast<int>(key_bits)),
+      cub::DeviceRadixSort::SortPairs(
+          nullptr, bytes, static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
+          static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), pairs, 0,
+          static_cast<int>(key_bits)),
       "MSM sort (size query)");
   return bytes;
 }
@@ -87,11 +88,12 @@ uint64_t BatchBytes(const MsmLayout& layout, size_t sort_temp) {
          (uint64_t{layout.segments()} + layout.windows) * sizeof(curve::XyzzPoint<C>);
 }
 
+}  // namespace
 }  // namespace msm_kernels
 
 template <typename C>
-absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(
-    std::span<const curve::AffinePoint<C>> points, std::span<const msm::Scalar> scalars) {
+absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::AffinePoint<C>> points,
+                                                     std::span<const msm::Scalar> scalars) {
   using Xyzz = curve::XyzzPoint<C>;
   using namespace msm_kernels;
   if (points.size() != scalars.size()) {
@@ -102,6 +104,7 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(
   bool inject_fault = false;
   if (absl::Status s = BeginCall(inject_fault); !s.ok()) return s;
   const std::string what = absl::StrCat("cuda:", device_, " ", C::kName, " MSM");
+  const NvtxRange range(absl::StrCat(what, " of ", points.size()).c_str());
 
   // The largest batch (halving from all points) whose buffers fit the budget.
   uint64_t batch = points.size();
@@ -169,15 +172,13 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(
 
     if (absl::Status s = r.Upload(d_points, points.data() + begin, count, what.c_str()); !s.ok())
       return s;
-    if (absl::Status s = r.Upload(d_scalars, scalars.data() + begin, count, what.c_str());
-        !s.ok())
+    if (absl::Status s = r.Upload(d_scalars, scalars.data() + begin, count, what.c_str()); !s.ok())
       return s;
     if (inject_fault) {
       return absl::UnavailableError(
           absl::StrCat(what, ": injected launch failure (fault injection)"));
     }
-    DigitsKernel<<<GridFor(l.points, kBlock), kBlock, 0, stream>>>(l, d_scalars, d_keys,
-                                                                   d_values);
+    DigitsKernel<<<GridFor(l.points, kBlock), kBlock, 0, stream>>>(l, d_scalars, d_keys, d_values);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": digits");
     size_t temp_bytes = sort_temp;
     PROVD_CUDA_RETURN_IF_ERROR(
@@ -212,8 +213,8 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(
 }  // namespace provd::kernels
 
 // Instantiates CudaSession::Msm for one group.
-#define PROVD_INSTANTIATE_CUDA_MSM(Curve)                                                     \
-  template absl::StatusOr<::provd::curve::XyzzPoint<::provd::curve::Curve>>                  \
-  provd::kernels::CudaSession::Msm<::provd::curve::Curve>(                                   \
-      std::span<const ::provd::curve::AffinePoint<::provd::curve::Curve>>,                   \
-      std::span<const ::provd::msm::Scalar>);
+#define PROVD_INSTANTIATE_CUDA_MSM(Curve)                                      \
+  template absl::StatusOr<::provd::curve::XyzzPoint<::provd::curve::Curve>>    \
+      provd::kernels::CudaSession::Msm<::provd::curve::Curve>(                 \
+          std::span<const ::provd::curve::AffinePoint<::provd::curve::Curve>>, \
+          std::span<const ::provd::msm::Scalar>);

@@ -30,8 +30,8 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
   const size_t n = data.size();
   if (twiddles.log_n >= 64 || n != (size_t{1} << twiddles.log_n) || first > end ||
       end > twiddles.log_n) {
-    return absl::InvalidArgumentError(absl::StrCat("GPU NTT stages [", first, ", ", end, ") of ",
-                                                   n, " elements with twiddles for 2^",
+    return absl::InvalidArgumentError(absl::StrCat("GPU NTT stages [", first, ", ", end, ") of ", n,
+                                                   " elements with twiddles for 2^",
                                                    twiddles.log_n));
   }
   if (first == end) return absl::OkStatus();
@@ -45,6 +45,7 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
   bool inject_fault = false;
   if (absl::Status s = BeginCall(inject_fault); !s.ok()) return s;
   Resources& r = *resources_;
+  const NvtxRange range(absl::StrCat(what, " stages ", first, "..", end).c_str());
 
   absl::StatusOr<F*> d_table = r.Reserve<F>(Slot::kTwiddles, table.size(), what.c_str());
   if (!d_table.ok()) return d_table.status();
@@ -61,7 +62,8 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
   if (!d_data.ok()) return d_data.status();
   if (absl::Status s = r.Upload(*d_data, data.data(), n, what.c_str()); !s.ok()) return s;
   if (inject_fault) {
-    return absl::UnavailableError(absl::StrCat(what, ": injected launch failure (fault injection)"));
+    return absl::UnavailableError(
+        absl::StrCat(what, ": injected launch failure (fault injection)"));
   }
   for (size_t s = first; s < end; ++s) {
     DifStageKernel<F><<<GridFor(n / 2, kNttBlock), kNttBlock, 0, r.stream.get()>>>(
@@ -71,10 +73,9 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
   return r.Download(data.data(), *d_data, n, what.c_str());
 }
 
-#define PROVD_INSTANTIATE_CUDA_NTT(Field)                                                 \
-  template absl::Status CudaSession::NttStages<Field>(std::span<Field>,                   \
-                                                      const ntt::Twiddles<Field>&,        \
-                                                      ntt::Direction, size_t, size_t);
+#define PROVD_INSTANTIATE_CUDA_NTT(Field)              \
+  template absl::Status CudaSession::NttStages<Field>( \
+      std::span<Field>, const ntt::Twiddles<Field>&, ntt::Direction, size_t, size_t);
 
 PROVD_INSTANTIATE_CUDA_NTT(field::Bn254Fr)
 PROVD_INSTANTIATE_CUDA_NTT(field::Bls12381Fr)

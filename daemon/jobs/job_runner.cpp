@@ -71,6 +71,7 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
     devices.lease = &*lease;
     devices.simulated_gpus = options_.simulated_gpus;
     devices.simulated = options_.simulated;
+    devices.gpus = options_.gpus;
   }
   ThreadPool& pool = job.priority == provd::v1::PRIORITY_HIGH || options_.low_pool == nullptr
                          ? *options_.high_pool

@@ -23,6 +23,8 @@ struct JobRunnerOptions {
   // The arbiter's devices 0 .. simulated_gpus - 1 are simulated GPUs (simulated_gpu.hpp).
   size_t simulated_gpus = 0;
   SimulatedGpuOptions simulated;
+  // The backends of the arbiter's real GPUs (devices from simulated_gpus on); may be null.
+  GpuBackendFactory* gpus = nullptr;
   // How long a high-priority job waits for a GPU to come free before it starts on the CPU (it
   // keeps asking between chunks after that).
   absl::Duration high_priority_gpu_wait = absl::Seconds(10);

@@ -1,5 +1,7 @@
 #include "prover_core/groth16/groth16.hpp"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "prover_core/cpu_backend.hpp"
 #include "prover_core/groth16/proof_format.hpp"
@@ -36,23 +38,31 @@ absl::StatusOr<ProofArtifacts> Prove(const AnyProvingKey& key, const Witness& wi
                                      const DevicePlan& devices, plan::ProofObserver* observer,
                                      const std::atomic<bool>* cancelled,
                                      plan::ProofCheckpoint* checkpoint) {
+  size_t device_count = devices.simulated_gpus;
   if (devices.lease != nullptr) {
     for (size_t id : devices.lease->device_ids()) {
-      if (id >= devices.simulated_gpus) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "the lease arbitrates device ", id, " but there is no backend for it (",
-            devices.simulated_gpus, " simulated GPUs; this build has no CUDA prover backend)"));
+      if (id >= devices.simulated_gpus && devices.gpus == nullptr) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("the lease arbitrates device ", id, " but there is no backend for it (",
+                         devices.simulated_gpus, " simulated GPUs and no GPU backend)"));
       }
+      device_count = std::max(device_count, id + 1);
     }
   }
   return std::visit(
       [&]<typename E>(
           const std::shared_ptr<const ProvingKey<E>>& typed) -> absl::StatusOr<ProofArtifacts> {
         CpuBackend<E> cpu(pool);
-        std::vector<std::unique_ptr<SimulatedGpuBackend<E>>> gpus;
+        // Backend n + 1 is device n (plan::LeasePlacement's numbering). Devices the lease does
+        // not arbitrate get a backend too, never used: GPU backends open their device lazily.
+        std::vector<std::unique_ptr<Backend<E>>> gpus;
         std::vector<Backend<E>*> backends = {&cpu};
-        for (size_t n = 0; n < devices.simulated_gpus; ++n) {
-          gpus.push_back(std::make_unique<SimulatedGpuBackend<E>>(n, pool, devices.simulated));
+        for (size_t n = 0; n < device_count; ++n) {
+          if (n < devices.simulated_gpus) {
+            gpus.push_back(std::make_unique<SimulatedGpuBackend<E>>(n, pool, devices.simulated));
+          } else {
+            gpus.push_back(devices.gpus->Make(n, std::type_identity<E>{}));
+          }
           backends.push_back(gpus.back().get());
         }
         std::optional<plan::LeasePlacement> placement;

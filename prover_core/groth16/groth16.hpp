@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "arbiter/arbiter.hpp"
+#include "prover_core/gpu_backend_factory.hpp"
 #include "prover_core/groth16/prover.hpp"
 #include "prover_core/plan/round.hpp"
 #include "prover_core/simulated_gpu.hpp"
@@ -37,9 +38,11 @@ struct DevicePlan {
   // The proof's arbiter lease (null: CPU only). Chunks go to the lease's device while it holds
   // one, to the CPU after it yields, back when it returns (plan::LeasePlacement).
   arbiter::DeviceLease* lease = nullptr;
-  // Device n of the lease is simulated (simulated_gpu.hpp); the CUDA backend will come here.
+  // Device n of the lease is simulated (simulated_gpu.hpp) when n < simulated_gpus, and made by
+  // `gpus` (the CUDA backend, kernels/) otherwise.
   size_t simulated_gpus = 0;
   SimulatedGpuOptions simulated;
+  GpuBackendFactory* gpus = nullptr;
 };
 
 // Proves on the CPU backend over `pool`, plus the devices of `devices`.

@@ -18,6 +18,7 @@
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/proof_format.hpp"
 #include "tests/support/circuits.hpp"
+#include "tests/support/proving.hpp"
 #include "tests/support/status_matchers.hpp"
 #include "tests/support/subprocess.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -25,7 +26,11 @@
 namespace provd::groth16 {
 namespace {
 
+using ::provd::testing::AlternatingPlacement;
+using ::provd::testing::Inputs;
 using ::provd::testing::IsOk;
+using ::provd::testing::LoadTyped;
+using ::provd::testing::ProveBytes;
 using ::provd::testing::StatusIs;
 using ::testing::_;
 using ::testing::HasSubstr;
@@ -107,18 +112,6 @@ TEST(Determinism, SameSeedSameBytesOtherSeedOtherProofBothValid) {
   EXPECT_TRUE(SnarkjsAccepts(vkey, other->public_json, other->proof_json));
 }
 
-// Alternates chunks between backends, as an arbiter yielding and taking back a GPU would.
-class AlternatingPlacement final : public plan::ChunkPlacement {
- public:
-  explicit AlternatingPlacement(size_t backends) : backends_(backends) {}
-  size_t Place(const plan::ChunkRef&) override { return next_++ % backends_; }
-  size_t placed() const { return next_; }
-
- private:
-  size_t backends_;
-  size_t next_ = 0;
-};
-
 // A non-CPU backend whose every kernel call fails, as a GPU that ran out of memory would.
 template <typename E>
 class FailingBackend final : public Backend<E> {
@@ -156,37 +149,14 @@ class CountingObserver final : public plan::ProofObserver {
 };
 
 template <typename E>
-struct Inputs {
-  std::shared_ptr<const ProvingKey<E>> key;
-  Witness witness;
-};
-
-template <typename E>
-Inputs<E> LoadTyped(const std::string& name) {
-  absl::StatusOr<AnyProvingKey> key = LoadProvingKey((Case(name) / "circuit.zkey").string());
-  absl::StatusOr<Witness> witness = ReadWitnessFile((Case(name) / "witness.wtns").string());
-  if (!key.ok() || !witness.ok()) throw std::runtime_error("cannot load fixture " + name);
-  return {std::get<std::shared_ptr<const ProvingKey<E>>>(*key), *std::move(witness)};
-}
-
-template <typename E>
-std::vector<uint8_t> ProveBytes(const Inputs<E>& in, const ProveOptions& options,
-                                std::span<Backend<E>* const> backends,
-                                plan::ChunkPlacement* placement, plan::ProofObserver* observer) {
-  ProveContext<E> context{backends, &Pool(), placement, observer, nullptr};
-  absl::StatusOr<Proof<E>> proof = Prove<E>(*in.key, in.witness, options, context);
-  EXPECT_THAT(proof, IsOk());
-  return proof.ok() ? ProofBytes<E>(*proof) : std::vector<uint8_t>{};
-}
-
-template <typename E>
 void ExpectScheduleIndependent(const std::string& name) {
   const Inputs<E> in = LoadTyped<E>(name);
   ProveOptions whole;
   whole.seed = Seed(7);
   CpuBackend<E> cpu(Pool());
   Backend<E>* only_cpu[] = {&cpu};
-  const std::vector<uint8_t> reference = ProveBytes<E>(in, whole, only_cpu, nullptr, nullptr);
+  const std::vector<uint8_t> reference =
+      ProveBytes<E>(Pool(), in, whole, only_cpu, nullptr, nullptr);
 
   // Small chunks, split between two differently tuned backends: other windows, the other
   // bucket accumulation, one thread.
@@ -200,7 +170,7 @@ void ExpectScheduleIndependent(const std::string& name) {
   CpuBackend<E> other(one_thread, tuned, "cpu-tuned");
   Backend<E>* two[] = {&cpu, &other};
   AlternatingPlacement alternate(2);
-  EXPECT_EQ(ProveBytes<E>(in, chunked, two, &alternate, nullptr), reference);
+  EXPECT_EQ(ProveBytes<E>(Pool(), in, chunked, two, &alternate, nullptr), reference);
   EXPECT_GT(alternate.placed(), 20u);
 
   // A backend that fails every chunk: each falls back to the CPU, visibly, same bytes.
@@ -208,7 +178,7 @@ void ExpectScheduleIndependent(const std::string& name) {
   Backend<E>* with_failing[] = {&cpu, &failing};
   AlternatingPlacement half_failing(2);
   CountingObserver observer;
-  EXPECT_EQ(ProveBytes<E>(in, chunked, with_failing, &half_failing, &observer), reference);
+  EXPECT_EQ(ProveBytes<E>(Pool(), in, chunked, with_failing, &half_failing, &observer), reference);
   EXPECT_EQ(observer.rounds, static_cast<int>(plan::kRoundCount));
   EXPECT_GE(observer.fallbacks, 10);
 }
@@ -273,7 +243,7 @@ TEST(Checkpoint, AnInterruptedProofResumesFromItsSavedMsmChunksWithTheSameBytes)
   Backend<Bn254Engine>* backends[] = {&cpu};
   StoppingPlacement full(SIZE_MAX, nullptr);
   const std::vector<uint8_t> reference =
-      ProveBytes<Bn254Engine>(in, options, backends, &full, nullptr);
+      ProveBytes<Bn254Engine>(Pool(), in, options, backends, &full, nullptr);
   ASSERT_GT(full.msm_chunks, 40u);
 
   // Interrupted in the middle of its MSMs.

@@ -1,0 +1,105 @@
+// The CUDA backend against the CPU backend of the same binary: G1 MSM 2^16..2^24 for both
+// curves, G2 MSM 2^20, NTT 2^16..2^26 (BN254 Fr, Goldilocks). Times include the host-device
+// copies of the inputs and results (what a proof's chunk pays); the session, its buffers and
+// the NTT's twiddles stay resident across iterations, as within a proof. CPU cases are named
+// .../cpu and GPU cases .../gpu; on a host without a GPU the GPU cases report an error.
+#include <memory>
+
+#include "bench/bench_inputs.hpp"
+#include "benchmark/benchmark.h"
+#include "kernels/cuda_session.hpp"
+#include "prover_core/curve/bls12_381.hpp"
+#include "prover_core/curve/bn254.hpp"
+#include "prover_core/field/goldilocks.hpp"
+#include "prover_core/msm/msm_instances.hpp"
+
+namespace provd::bench {
+namespace {
+
+kernels::CudaSession* Session() {
+  static absl::StatusOr<std::unique_ptr<kernels::CudaSession>> session =
+      kernels::CudaSession::Open(0);
+  return session.ok() ? session->get() : nullptr;
+}
+
+// Arg 0: log2 of the size; arg 1: 0 CPU, 1 GPU.
+template <typename C>
+void BM_Msm(benchmark::State& state) {
+  const auto& [points, scalars] = MsmInputs<C>(static_cast<size_t>(state.range(0)));
+  const bool gpu = state.range(1) == 1;
+  if (gpu && Session() == nullptr) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  for (auto _ : state) {
+    if (gpu) {
+      auto result = Session()->Msm<C>(points, scalars);
+      if (!result.ok()) {
+        state.SkipWithError(std::string(result.status().message()).c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(result);
+    } else {
+      auto result = msm::PippengerMsm<C>(points, scalars, DefaultThreadPool(), {});
+      benchmark::DoNotOptimize(result);
+    }
+  }
+  state.SetLabel(gpu ? "gpu" : "cpu");
+}
+
+template <typename F>
+void BM_Ntt(benchmark::State& state) {
+  const size_t log_n = static_cast<size_t>(state.range(0));
+  const bool gpu = state.range(1) == 1;
+  if (gpu && Session() == nullptr) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  auto tw = ntt::GetTwiddles<F>(log_n, DefaultThreadPool());
+  if (!tw.ok()) {
+    state.SkipWithError(std::string(tw.status().message()).c_str());
+    return;
+  }
+  std::vector<F> data(size_t{1} << log_n);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = F::FromUint64(i * 0x9e3779b97f4a7c15ull);
+  for (auto _ : state) {
+    absl::Status s = gpu ? Session()->NttStages<F>(data, **tw, ntt::Direction::kForward, 0, log_n)
+                         : ntt::RunStages<F>(data, **tw, ntt::Direction::kForward, 0, log_n,
+                                             DefaultThreadPool());
+    if (!s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return;
+    }
+  }
+  state.SetLabel(gpu ? "gpu" : "cpu");
+}
+
+// CPU cases stop at sizes that finish in seconds on a many-core host.
+BENCHMARK(BM_Msm<curve::Bn254G1>)
+    ->ArgsProduct({{16, 18, 20}, {0, 1}})
+    ->ArgsProduct({{22, 24}, {1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bls12381G1>)
+    ->ArgsProduct({{16, 18, 20}, {0, 1}})
+    ->ArgsProduct({{22, 24}, {1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<curve::Bn254G2>)
+    ->Args({20, 0})
+    ->Args({20, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Ntt<field::Bn254Fr>)
+    ->ArgsProduct({{16, 20, 22, 24}, {0, 1}})
+    ->ArgsProduct({{26}, {1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Ntt<field::Goldilocks>)
+    ->ArgsProduct({{16, 20, 22, 24}, {0, 1}})
+    ->ArgsProduct({{26}, {1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace provd::bench

@@ -1,0 +1,76 @@
+// The CUDA backend's behaviour that needs no GPU: a device that cannot be opened fails every
+// call with UNAVAILABLE (which the round executor turns into a visible CPU fallback) and leaves
+// the caller's data alone; fault injection is read from the environment. Runs on every host;
+// device-side checks are in tests/gpu.
+#include <cstdlib>
+
+#include "gtest/gtest.h"
+#include "kernels/cuda_backend_factory.hpp"
+#include "prover_core/groth16/engine.hpp"
+#include "tests/support/status_matchers.hpp"
+
+namespace provd::kernels {
+namespace {
+
+using ::provd::testing::IsOk;
+using ::provd::testing::StatusIs;
+using ::testing::HasSubstr;
+
+constexpr uint32_t kNoSuchDevice = 63;
+
+TEST(CudaBackendTest, ADeviceThatDoesNotExistFailsEveryCallCleanly) {
+  DeviceMemoryMeter meter;
+  CudaBackend<groth16::Bn254Engine> backend(kNoSuchDevice, {}, &meter);
+  EXPECT_EQ(backend.name(), "cuda:63");
+  EXPECT_FALSE(backend.is_cpu());
+  const curve::AffinePoint<curve::Bn254G1> g = curve::Bn254G1::Generator();
+  const msm::Scalar one = msm::Scalar::FromUint64(1);
+  EXPECT_THAT(backend.MsmG1({&g, 1}, {&one, 1}),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("CUDA")));
+
+  ThreadPool pool(1);
+  auto tw = ntt::GetTwiddles<field::Bn254Fr>(3, pool);
+  ASSERT_THAT(tw, IsOk());
+  std::vector<field::Bn254Fr> data(8, field::Bn254Fr::FromUint64(3));
+  const std::vector<field::Bn254Fr> before = data;
+  EXPECT_THAT(backend.NttStages(data, **tw, ntt::Direction::kForward, 0, 3),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("CUDA")));
+  EXPECT_TRUE(data == before);
+
+  backend.ReleaseDeviceMemory();
+  EXPECT_EQ(backend.device_bytes(), 0u);
+  EXPECT_EQ(meter.bytes(kNoSuchDevice), 0);
+}
+
+TEST(CudaBackendTest, TheFactoryMakesABackendPerEngineAndDevice) {
+  CudaBackendFactory factory;
+  auto bn = factory.Make(2, std::type_identity<groth16::Bn254Engine>{});
+  auto bls = factory.Make(5, std::type_identity<groth16::Bls12381Engine>{});
+  ASSERT_NE(bn, nullptr);
+  ASSERT_NE(bls, nullptr);
+  EXPECT_EQ(bn->name(), "cuda:2");
+  EXPECT_EQ(bls->name(), "cuda:5");
+}
+
+TEST(CudaBackendTest, FaultInjectionComesFromTheEnvironment) {
+  ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_EVERY"), 0);
+  CudaSessionOptions base;
+  base.msm_window_bits = 9;
+  auto unset = CudaBackendFactory::OptionsFromEnvironment(base);
+  ASSERT_THAT(unset, IsOk());
+  EXPECT_EQ(unset->fail_every, 0u);
+  EXPECT_EQ(unset->msm_window_bits, 9u);
+
+  ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_EVERY", "3", 1), 0);
+  auto three = CudaBackendFactory::OptionsFromEnvironment(base);
+  ASSERT_THAT(three, IsOk());
+  EXPECT_EQ(three->fail_every, 3u);
+
+  ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_EVERY", "often", 1), 0);
+  EXPECT_THAT(CudaBackendFactory::OptionsFromEnvironment(base),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"often\"")));
+  ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_EVERY"), 0);
+}
+
+}  // namespace
+}  // namespace provd::kernels
