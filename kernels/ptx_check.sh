@@ -15,7 +15,7 @@ out=$3
 arch=${4:-sm_90}
 mkdir -p "$out"
 status=0
-for cu in msm_bn254.cu msm_bls12_381.cu ntt_kernels.cu self_test.cu; do
+for cu in msm_bn254.cu msm_bls12_381.cu ntt_kernels.cu field_ops.cu self_test.cu; do
   ptx="$out/${cu%.cu}.ptx"
   "$nvcc" -std=c++20 --expt-relaxed-constexpr -O3 -arch="$arch" -I"$src" -ptx \
     "$src/kernels/$cu" -o "$ptx"

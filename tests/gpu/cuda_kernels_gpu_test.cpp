@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "kernels/cuda_devices.hpp"
 #include "kernels/cuda_session.hpp"
+#include "kernels/field_ops.hpp"
 #include "prover_core/curve/bls12_381.hpp"
 #include "prover_core/curve/bn254.hpp"
 #include "prover_core/field/goldilocks.hpp"
@@ -35,6 +36,46 @@ ThreadPool& Pool() {
   absl::StatusOr<std::unique_ptr<CudaSession>> opened = CudaSession::Open(0, options);     \
   ASSERT_THAT(opened, IsOk());                                                             \
   CudaSession& session = **opened
+
+template <typename F>
+class CudaFieldTest : public ::testing::Test {};
+using AllFields =
+    ::testing::Types<field::Bn254Fq, field::Bn254Fr, field::Bn254Fq2, field::Bls12381Fq,
+                     field::Bls12381Fr, field::Bls12381Fq2, field::Goldilocks>;
+TYPED_TEST_SUITE(CudaFieldTest, AllFields);
+
+TYPED_TEST(CudaFieldTest, EveryOperationMatchesTheCpu) {
+  using F = TypeParam;
+  GpuInventory inventory = ProbeCudaDevices();
+  if (inventory.devices.empty()) GTEST_SKIP() << "no CUDA device: " << inventory.why_none;
+  TestRng rng(31);
+  auto random = [&rng]() {
+    if constexpr (requires { typename F::Base; }) {
+      return F(rng.NextField<typename F::Base>(), rng.NextField<typename F::Base>());
+    } else {
+      return rng.NextField<F>();
+    }
+  };
+  std::vector<F> a(4096);
+  std::vector<F> b(4096);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = random();
+    b[i] = random();
+  }
+  // Edge values: zero, one, minus one, equal operands.
+  a[0] = F::Zero();
+  a[1] = F::One();
+  a[2] = -F::One();
+  b[3] = a[3];
+  b[4] = F::Zero();
+  std::vector<F> on_gpu(kFieldOpCount * a.size());
+  ASSERT_THAT(EvaluateFieldOpsOnDevice<F>(0, a, b, on_gpu), IsOk());
+  std::vector<F> on_cpu(kFieldOpCount * a.size());
+  for (size_t i = 0; i < a.size(); ++i) EvaluateFieldOps(a[i], b[i], &on_cpu[kFieldOpCount * i]);
+  size_t mismatches = 0;
+  for (size_t i = 0; i < on_cpu.size(); ++i) mismatches += on_gpu[i] == on_cpu[i] ? 0 : 1;
+  EXPECT_EQ(mismatches, 0u);
+}
 
 template <typename C>
 class CudaMsmTest : public ::testing::Test {};

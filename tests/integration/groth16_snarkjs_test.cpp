@@ -402,10 +402,10 @@ TEST(ProveCommand, WritesVerifiableFilesAndFailsClearly) {
   testing::ExitInfo no_such_gpu =
       prove({"--simulated-gpus", "2", "--gpus", "5", "--lock-dir", locks});
   EXPECT_TRUE(no_such_gpu.exited && no_such_gpu.code == 2);
-  EXPECT_THAT(no_such_gpu.stderr_text, HasSubstr("device 5 does not exist"));
+  EXPECT_THAT(no_such_gpu.stderr_text, HasSubstr("device 5 is not usable"));
   testing::ExitInfo gpu = prove({"--backend", "gpu"});
   EXPECT_TRUE(gpu.exited && gpu.code == 1);
-  EXPECT_THAT(gpu.stderr_text, HasSubstr("no GPU prover backend"));
+  EXPECT_THAT(gpu.stderr_text, HasSubstr("--backend gpu: no usable GPU"));
 
   absl::StatusOr<testing::ExitInfo> missing = testing::RunToCompletion(
       {PROVD_BINARY, "prove", "--zkey", (dir / "absent.zkey").string(), "--witness",
