@@ -5,7 +5,8 @@
 #
 #   scripts/gpu-check.sh bundle        here: builds the GPU tests, gpu_bench and provd for sm_90
 #                                      (build/gpu-check) and packs them, their libraries and the
-#                                      circuit fixtures into build/gpu-bundle (carry that path)
+#                                      circuit fixtures into build/gpu-bundle.tar.gz (about 36 MiB:
+#                                      carry that path)
 #   scripts/gpu-check.sh run OUT_DIR   there: self-test, GPU tests, a GPU proof checked against the
 #                                      CPU's bytes, the benchmarks; report in OUT_DIR/report.txt
 #
@@ -35,13 +36,17 @@ bundle() {
   tests/circuits/generate.sh "$build/test-circuits" >/dev/null
   cp -r "$build/test-circuits/." "$out/circuits/"
   rm -rf "$out/circuits/ptau"
-  du -sh "$out"
+  tar -C build -czf "$out.tar.gz" gpu-bundle
+  du -sh "$out.tar.gz"
 }
 
 run() {
   local out=${1:?usage: scripts/gpu-check.sh run OUT_DIR}
   local b=build/gpu-bundle
   mkdir -p "$out"
+  if [[ ! -d $b ]]; then
+    tar -C build -xzf "$b.tar.gz" || { echo "no $b.tar.gz: run 'bundle' first and carry it"; return 2; }
+  fi
   local report="$out/report.txt"
   export LD_LIBRARY_PATH="$PWD/$b/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export PROVD_CIRCUITS_DIR="$PWD/$b/circuits"
@@ -75,7 +80,7 @@ run() {
   step prove_cpu 60 "$b/bin/provd" prove --backend cpu --seed 01 --zkey "$k/circuit.zkey" \
     --witness "$k/witness.wtns" --proof-out "$out/proof_cpu.json" --public-out "$out/public.json"
   step same_proof 5 cmp "$out/proof_gpu.json" "$out/proof_cpu.json"
-  step bench 200 "$b/bin/gpu_bench" --benchmark_min_time=0.3s
+  step bench 200 "$b/bin/gpu_bench" --benchmark_min_time=0.3
   echo "overall: $([[ $failed == 0 ]] && echo PASS || echo FAIL)" | tee -a "$report"
   return $failed
 }
