@@ -112,6 +112,10 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
   app.add_option("--ntt-chunk-stages", config.ntt_chunk_stages,
                  "NTT stages per chunk (0: a whole transform per chunk)")
       ->capture_default_str();
+  app.add_option("--gpu-memory-budget-bytes", config.gpu_memory_budget_bytes,
+                 "Device memory one proof may hold on a GPU; larger MSMs run in batches "
+                 "(0: 90% of the memory free when the proof starts there)")
+      ->capture_default_str();
   app.add_option("--tls-cert", config.security.tls_cert,
                  "Serve TLS with this certificate chain (PEM); needs --tls-key");
   app.add_option("--tls-key", config.security.tls_key, "Private key (PEM) of --tls-cert");
@@ -254,6 +258,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"high_priority_gpu_wait", config.high_priority_gpu_wait_seconds},
       {"msm_chunk_points", config.msm_chunk_points},
       {"ntt_chunk_stages", config.ntt_chunk_stages},
+      {"gpu_memory_budget_bytes", config.gpu_memory_budget_bytes},
       {"tls_cert", config.security.tls_cert.string()},
       {"tls_key", config.security.tls_key.string()},
       {"tls_client_ca", config.security.tls_client_ca.string()},

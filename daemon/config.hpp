@@ -44,6 +44,8 @@ struct ServeConfig {
   double high_priority_gpu_wait_seconds = 10;
   uint64_t msm_chunk_points = 1ull << 18;
   uint32_t ntt_chunk_stages = 0;
+  // Device memory one proof may hold on a GPU (0: 90 % of what is free when it starts there).
+  uint64_t gpu_memory_budget_bytes = 0;
 
   SecurityConfig security;
 

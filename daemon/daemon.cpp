@@ -77,7 +77,7 @@ absl::Status Daemon::StartJobs() {
                  arbiter_->lock_dir().path().string());
   } else if (!gpus_.devices.empty()) {
     absl::StatusOr<std::unique_ptr<GpuBackendFactory>> factory =
-        MakeGpuBackendFactory(&device_memory_);
+        MakeGpuBackendFactory(&device_memory_, config_.gpu_memory_budget_bytes);
     if (!factory.ok()) return factory.status();
     gpu_backends_ = *std::move(factory);
     std::vector<size_t> ids;

@@ -35,10 +35,12 @@ GpuInventory DetectGpus() {
 }
 
 absl::StatusOr<std::unique_ptr<GpuBackendFactory>> MakeGpuBackendFactory(
-    DeviceMemoryMeter* memory) {
+    DeviceMemoryMeter* memory, uint64_t memory_budget_bytes) {
 #if PROVD_HAVE_CUDA
+  kernels::CudaSessionOptions base;
+  base.vram_budget_bytes = memory_budget_bytes;
   absl::StatusOr<kernels::CudaSessionOptions> options =
-      kernels::CudaBackendFactory::OptionsFromEnvironment();
+      kernels::CudaBackendFactory::OptionsFromEnvironment(base);
   if (!options.ok()) return options.status();
   if (options->fail_every != 0) {
     spdlog::warn("fault injection: every {}th GPU call of a proof fails (PROVD_CUDA_FAULT_EVERY)",
@@ -47,6 +49,7 @@ absl::StatusOr<std::unique_ptr<GpuBackendFactory>> MakeGpuBackendFactory(
   return std::make_unique<kernels::CudaBackendFactory>(*options, memory);
 #else
   (void)memory;
+  (void)memory_budget_bytes;
   return std::unique_ptr<GpuBackendFactory>();
 #endif
 }

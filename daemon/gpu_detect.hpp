@@ -14,7 +14,9 @@ namespace provd::daemon {
 GpuInventory DetectGpus();
 
 // The CUDA backends' factory (fault injection from PROVD_CUDA_FAULT_EVERY), or null in a build
-// without CUDA. `memory` (may be null) hears of the device memory the backends hold.
-absl::StatusOr<std::unique_ptr<GpuBackendFactory>> MakeGpuBackendFactory(DeviceMemoryMeter* memory);
+// without CUDA. `memory` (may be null) hears of the device memory the backends hold;
+// `memory_budget_bytes` caps what one proof holds on a device (0: 90 % of the free memory).
+absl::StatusOr<std::unique_ptr<GpuBackendFactory>> MakeGpuBackendFactory(
+    DeviceMemoryMeter* memory, uint64_t memory_budget_bytes);
 
 }  // namespace provd::daemon

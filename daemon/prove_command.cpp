@@ -116,6 +116,8 @@ void AddProveFlags(CLI::App& app, ProveCommand& command) {
   app.add_option("--threads", command.threads, "CPU threads (0: all cores)");
   app.add_option("--msm-chunk-points", command.msm_chunk_points,
                  "points per MSM chunk (0: one chunk per round)");
+  app.add_option("--gpu-memory-budget-bytes", command.gpu_memory_budget_bytes,
+                 "device memory the proof may hold on a GPU (0: 90% of what is free)");
   app.add_option("--ntt-chunk-stages", command.ntt_chunk_stages,
                  "NTT stages per chunk (0: whole transforms)");
   app.add_flag("--verbose", command.verbose, "print per-round timings to stderr");
@@ -166,7 +168,8 @@ int RunProve(const ProveCommand& command) {
   }
   std::unique_ptr<GpuBackendFactory> gpu_backends;
   if (command.simulated_gpus == 0 && !gpu_ids->empty()) {
-    absl::StatusOr<std::unique_ptr<GpuBackendFactory>> factory = MakeGpuBackendFactory(nullptr);
+    absl::StatusOr<std::unique_ptr<GpuBackendFactory>> factory =
+        MakeGpuBackendFactory(nullptr, command.gpu_memory_budget_bytes);
     if (!factory.ok()) {
       std::cerr << "provd prove: " << factory.status().message() << "\n";
       return kExitUsage;

@@ -21,6 +21,7 @@ struct ProveCommand {
   std::string backend = "auto";
   uint32_t threads = 0;  // 0: all cores
   uint64_t msm_chunk_points = uint64_t{1} << 18;
+  uint64_t gpu_memory_budget_bytes = 0;
   uint32_t ntt_chunk_stages = 0;
   bool verbose = false;
   // Arbitration with other provers on this host (arbiter/).

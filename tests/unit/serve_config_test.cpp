@@ -34,9 +34,10 @@ TEST(ServeConfigTest, DefaultsAreLoopbackAndDerivedDirectories) {
 }
 
 TEST(ServeConfigTest, FlagsOverrideDefaults) {
-  ServeConfig config = Parse({"--listen", "unix:/run/p.sock", "--metrics-listen", "", "--data-dir",
-                              "/d", "--key-dir", "/k", "--lock-dir", "/l", "--log-format", "json",
-                              "--log-level", "debug", "--shutdown-grace", "5"});
+  ServeConfig config =
+      Parse({"--listen", "unix:/run/p.sock", "--metrics-listen", "", "--data-dir", "/d",
+             "--key-dir", "/k", "--lock-dir", "/l", "--log-format", "json", "--log-level", "debug",
+             "--shutdown-grace", "5", "--gpu-memory-budget-bytes", "1073741824"});
   ASSERT_THAT(FinalizeServeConfig(config), IsOk());
   EXPECT_EQ(config.listen_address.kind, ListenAddress::Kind::kUnix);
   EXPECT_TRUE(config.metrics_listen.empty());
@@ -46,6 +47,8 @@ TEST(ServeConfigTest, FlagsOverrideDefaults) {
   nlohmann::json json = ToJson(config);
   EXPECT_EQ(json["listen"], "unix:/run/p.sock");
   EXPECT_EQ(json["log_format"], "json");
+  EXPECT_EQ(config.gpu_memory_budget_bytes, uint64_t{1} << 30);
+  EXPECT_EQ(json["gpu_memory_budget_bytes"], uint64_t{1} << 30);
 }
 
 TEST(ServeConfigTest, ReportsEveryBadFlagAtOnce) {
