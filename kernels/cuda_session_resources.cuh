@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 
 #include "absl/status/statusor.h"
 #include "kernels/cuda_resources.cuh"
@@ -80,6 +81,19 @@ struct CudaSession::Resources {
     uint64_t total = 0;
     for (const GrowOnlyDeviceBuffer& b : buffers) total += b.capacity();
     return total;
+  }
+
+  // Frees the given slots (after the stream's work), keeping the stream.
+  void ReleaseSlots(std::initializer_list<Slot> slots) {
+    for (Slot slot : slots) buffer(slot).reset(stream.get());
+    if (buffer(Slot::kTwiddles).capacity() == 0) twiddle_field = nullptr;
+  }
+
+  // Frees every buffer and the staging memory, keeping the stream.
+  void ReleaseBuffers() {
+    for (GrowOnlyDeviceBuffer& b : buffers) b.reset(stream.get());
+    staging.reset(stream.get());
+    twiddle_field = nullptr;
   }
 
   void ReleaseAll() {

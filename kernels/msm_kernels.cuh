@@ -6,6 +6,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "kernels/cuda_session.hpp"
 #include "kernels/cuda_session_resources.cuh"
@@ -105,14 +106,23 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
   if (absl::Status s = BeginCall(inject_fault); !s.ok()) return s;
   const std::string what = absl::StrCat("cuda:", device_, " ", C::kName, " MSM");
   const NvtxRange range(absl::StrCat(what, " of ", points.size()).c_str());
+  Resources& r = *resources_;
 
-  // The largest batch (halving from all points) whose buffers fit the budget.
+  // Buffers held for NTTs are not this call's: free them, so the budget is the MSM's alone.
+  r.ReleaseSlots({Slot::kNttData, Slot::kTwiddles});
+  // The largest batch (halving from all points) whose pairs can be indexed and whose buffers
+  // fit the budget.
   uint64_t batch = points.size();
   MsmLayout layout;
   size_t sort_temp = 0;
   while (true) {
     absl::StatusOr<MsmLayout> planned =
         PlanMsmLayout(std::min<uint64_t>(batch, uint64_t{1} << 26), options_.msm_window_bits);
+    if (!planned.ok() && batch > 1 && absl::IsInvalidArgument(planned.status()) &&
+        absl::StrContains(planned.status().message(), "digit pairs")) {
+      batch = (batch + 1) / 2;
+      continue;
+    }
     if (!planned.ok()) return planned.status();
     layout = *planned;
     batch = layout.points;
@@ -127,10 +137,12 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
     batch = (batch + 1) / 2;
   }
 
-  Resources& r = *resources_;
   cudaStream_t stream = r.stream.get();
   auto reserve_all = [&]() -> absl::Status {
     const char* w = what.c_str();
+    // Slots only grow: if keeping the larger buffers of earlier calls (a G2 MSM's buckets, say)
+    // would break the budget, start from nothing.
+    if (r.device_bytes() > budget_ - BatchBytes<C>(layout, sort_temp)) r.ReleaseBuffers();
     for (auto [slot, bytes] : {
              std::pair{Slot::kPoints, uint64_t{layout.points} * sizeof(curve::AffinePoint<C>)},
              std::pair{Slot::kScalars, uint64_t{layout.points} * sizeof(msm::Scalar)},

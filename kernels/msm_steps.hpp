@@ -45,6 +45,8 @@ struct MsmLayout {
 };
 
 inline constexpr uint32_t kMaxGpuWindowBits = 16;
+// Sorted pairs are indexed with 32-bit integers (run bounds) and sorted with int-sized counts.
+inline constexpr uint64_t kMaxMsmPairs = (uint64_t{1} << 31) - 1;
 inline constexpr uint32_t kScalarBits = 256;
 
 // The layout for `points` points; window_bits = 0 picks the width (about log2(n) - 3, between
@@ -72,6 +74,11 @@ inline absl::StatusOr<MsmLayout> PlanMsmLayout(uint64_t points, uint32_t window_
   // L = 2^ceil(c/2): a segment's serial walk and the number of segments a window sums stay
   // balanced (both about 2^(c/2)).
   layout.segment_buckets = uint32_t{1} << ((window_bits + 1) / 2);
+  if (layout.pairs() > kMaxMsmPairs) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "GPU MSM over ", points, " points with ", window_bits, "-bit windows: ", layout.pairs(),
+        " digit pairs, more than the ", kMaxMsmPairs, " a batch can index"));
+  }
   return layout;
 }
 

@@ -38,7 +38,7 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
   const bool inverse = direction == ntt::Direction::kInverse;
   const std::vector<F>& table = inverse ? twiddles.inverse : twiddles.forward;
   const std::string what = absl::StrCat("cuda:", device_, " ", F::kName, " NTT 2^", twiddles.log_n);
-  if (uint64_t{sizeof(F)} * (n + table.size()) > budget_) {
+  if (uint64_t{sizeof(F)} * (n + table.size()) > budget_) {  // both buffers of this call
     return absl::ResourceExhaustedError(
         absl::StrCat(what, ": does not fit the VRAM budget of ", budget_, " bytes"));
   }
@@ -47,6 +47,13 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
   Resources& r = *resources_;
   const NvtxRange range(absl::StrCat(what, " stages ", first, "..", end).c_str());
 
+  // What this call needs must fit beside what the session holds; otherwise start from nothing
+  // (the MSM's buffers, mostly).
+  const uint64_t needed = uint64_t{sizeof(F)} * (n + table.size());
+  if (r.device_bytes() > budget_ - needed) r.ReleaseBuffers();
+  // A table buffer that must grow loses its contents: forget which table it held first, so a
+  // failed allocation cannot leave a stale marker on an empty buffer.
+  if (r.buffer(Slot::kTwiddles).capacity() < table.size() * sizeof(F)) r.twiddle_field = nullptr;
   absl::StatusOr<F*> d_table = r.Reserve<F>(Slot::kTwiddles, table.size(), what.c_str());
   if (!d_table.ok()) return d_table.status();
   if (r.twiddle_field != F::kName || r.twiddle_log_n != twiddles.log_n ||

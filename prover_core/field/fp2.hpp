@@ -95,8 +95,9 @@ class Fp2 {
   // computation over even extension fields" (2012), for q = 3 mod 4.
   constexpr std::optional<Fp2> Sqrt() const {
     if (IsZero()) return Zero();
-    typename Fq::Int exp_q34 = QC::kSqrtExponent;  // (q + 1) / 4
-    exp_q34.SubInPlace(Fq::Int::FromUint64(1));    // (q - 3) / 4
+    constexpr typename Fq::Int kQ14 = QC::kSqrtExponent;  // (q + 1) / 4
+    typename Fq::Int exp_q34 = kQ14;
+    exp_q34.SubInPlace(Fq::Int::FromUint64(1));  // (q - 3) / 4
     Fp2 a1 = Pow(exp_q34);
     Fp2 alpha = a1.Square() * *this;     // a^((q-1)/2)
     Fp2 a0 = alpha.Conjugate() * alpha;  // alpha^(q+1): Frobenius is conjugation
@@ -107,7 +108,8 @@ class Fp2 {
     if (alpha == minus_one) {
       root = Fp2(-x0.c1_, x0.c0_);  // u * x0
     } else {
-      root = (alpha + One()).Pow(QC::kHalfPMinus1) * x0;
+      constexpr typename Fq::Int kHalf = QC::kHalfPMinus1;
+      root = (alpha + One()).Pow(kHalf) * x0;
     }
     return root;
   }

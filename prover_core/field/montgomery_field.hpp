@@ -141,9 +141,16 @@ class Fp {
     return FromCanonical(v);
   }
 
-  static constexpr const Int& Modulus() { return C::kModulus; }
+  // By value, not by reference to the constants: see the note on device code above.
+  static constexpr Int Modulus() {
+    constexpr Int p = C::kModulus;
+    return p;
+  }
   static constexpr uint64_t NonResidue() { return P::kNonResidue; }
-  static constexpr const Int& OddPartOfPMinus1() { return C::kOddPart; }
+  static constexpr Int OddPartOfPMinus1() {
+    constexpr Int t = C::kOddPart;
+    return t;
+  }
 
   // Untrusted input: exactly kBytes little-endian bytes of a value < p, normal form.
   static absl::StatusOr<Fp> FromBytesLE(std::span<const uint8_t> bytes) {
@@ -232,7 +239,8 @@ class Fp {
   // Euler's criterion; zero counts as a square.
   constexpr bool IsSquare() const {
     if (IsZero()) return true;
-    return Pow(C::kHalfPMinus1).IsOne();
+    constexpr Int e = C::kHalfPMinus1;
+    return Pow(e).IsOne();
   }
 
   // A square root (either one), or nullopt for non-squares. p = 3 mod 4: a^((p+1)/4);
@@ -240,11 +248,12 @@ class Fp {
   constexpr std::optional<Fp> Sqrt() const {
     if (IsZero()) return Zero();
     if (!IsSquare()) return std::nullopt;
+    constexpr Int e = C::kSqrtExponent;
     if constexpr (C::kIsThreeModFour) {
-      return Pow(C::kSqrtExponent);
+      return Pow(e);
     } else {
-      return TonelliShanks(*this, FromUint64(P::kNonResidue).Pow(C::kOddPart),
-                           Pow(C::kSqrtExponent), C::kTwoAdicity);
+      constexpr Int t = C::kOddPart;
+      return TonelliShanks(*this, FromUint64(P::kNonResidue).Pow(t), Pow(e), C::kTwoAdicity);
     }
   }
 

@@ -83,7 +83,7 @@ TEST(GpuMsmPipelineTest, MismatchedSizesAreAnError) {
 
 TEST(GpuMsmLayoutTest, WindowGrowsWithTheInputAndKeysFitTheirBits) {
   uint32_t previous = 0;
-  for (uint64_t log_n = 0; log_n <= 31; ++log_n) {
+  for (uint64_t log_n = 0; log_n <= 26; ++log_n) {
     absl::StatusOr<MsmLayout> layout = PlanMsmLayout(uint64_t{1} << log_n);
     ASSERT_THAT(layout, IsOk());
     EXPECT_GE(layout->window_bits, previous);
@@ -97,6 +97,11 @@ TEST(GpuMsmLayoutTest, WindowGrowsWithTheInputAndKeysFitTheirBits) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("between 1 and 2^31")));
   EXPECT_THAT(PlanMsmLayout((uint64_t{1} << 31) + 1),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("between 1 and 2^31")));
+  // Every pair must be indexable: 2^27 points in 16-bit windows are 2^31 pairs, one too many.
+  EXPECT_THAT(PlanMsmLayout(uint64_t{1} << 27),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("digit pairs")));
+  EXPECT_THAT(PlanMsmLayout(uint64_t{1} << 26, 4),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("digit pairs")));
   EXPECT_THAT(PlanMsmLayout(16, 17),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("window of 17 bits")));
 }
