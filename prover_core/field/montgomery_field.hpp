@@ -4,7 +4,9 @@
 // from the modulus.
 //
 // Multiplication is CIOS with the "no-carry" shortcut of gnark-crypto (valid when the top limb
-// of p is below 2^63 - 1, checked by static_assert), which saves the extra carry word.
+// of p is below 2^63 - 1, checked by static_assert), which saves the extra carry word. On
+// x86-64 CPUs with BMI2 and ADX, 4- and 6-limb products run the assembly form of the same
+// algorithm instead (x86_64_mont_mul.hpp); both give the same integer.
 //
 // Device code (kernels/) runs these functions too (nvcc --expt-relaxed-constexpr), and device
 // code may not refer to a host's static constexpr object, only use its value: nvcc silently
@@ -20,11 +22,13 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <type_traits>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "prover_core/field/bigint.hpp"
 #include "prover_core/field/exponentiation.hpp"
+#include "prover_core/field/x86_64_mont_mul.hpp"
 
 namespace provd::field {
 
@@ -221,6 +225,14 @@ class Fp {
     return *this;
   }
 
+  // The product by the portable C++ path, whatever the CPU: tests hold the assembly path of
+  // operator* (x86_64_mont_mul.hpp) against it.
+  static constexpr Fp MulPortable(const Fp& a, const Fp& b) {
+    Fp r;
+    MontMulPortable(r.mont_, a.mont_, b.mont_);
+    return r;
+  }
+
   constexpr Fp Double() const { return *this + *this; }
   constexpr Fp Square() const { return *this * *this; }
 
@@ -268,6 +280,25 @@ class Fp {
   }
 
   static constexpr void MontMul(Int& out, const Int& a, const Int& b) {
+#if PROVD_HAVE_X86_64_MONT_MUL
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated() && x86_64::kMulxAdxAvailable) {
+        if constexpr (kLimbs == 4) {
+          x86_64::MontMul4(out.limbs.data(), a.limbs.data(), b.limbs.data(),
+                           C::kModulus.limbs.data(), C::kInv);
+        } else {
+          x86_64::MontMul6(out.limbs.data(), a.limbs.data(), b.limbs.data(),
+                           C::kModulus.limbs.data(), C::kInv);
+        }
+        ReduceOnce(out);
+        return;
+      }
+    }
+#endif
+    MontMulPortable(out, a, b);
+  }
+
+  static constexpr void MontMulPortable(Int& out, const Int& a, const Int& b) {
     constexpr size_t N = kLimbs;
     constexpr Int p = C::kModulus;
     uint64_t t[N] = {};

@@ -59,6 +59,14 @@ class BatchAffineBuckets {
     if (pending_bucket_.size() == batch_) Flush();
   }
 
+  // Starts loading what Add(index, ...) will touch (see kBucketPrefetchDistance).
+  void Prefetch(size_t index) const {
+    __builtin_prefetch(&busy_[index]);
+    const char* b = reinterpret_cast<const char*>(&bucket_[index]);
+    __builtin_prefetch(b, 1);
+    __builtin_prefetch(b + sizeof(Affine) - 1, 1);
+  }
+
   // Completes the pending batch; the buckets are final afterwards.
   void Finish() { Flush(); }
 

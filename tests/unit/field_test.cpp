@@ -1,6 +1,7 @@
 // Algebraic properties of every field, on seeded random elements. Byte-exact agreement with
 // ffjavascript is checked in field_vectors_test.cpp.
 #include <array>
+#include <iostream>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -108,6 +109,46 @@ TYPED_TEST(PrimeFieldTest, SerializationRoundTripsAndRejectsNonCanonical) {
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("non-canonical")));
   EXPECT_THAT(F::FromBytesLE(std::span<const uint8_t>(bytes).first(F::kBytes - 1)),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("expected")));
+}
+
+// The Montgomery fields, whose products take the x86-64 assembly path on CPUs with BMI2 and ADX
+// (x86_64_mont_mul.hpp): every product must equal the portable one, including the operands
+// that make the carries longest (all-ones limbs, p - 1) and the smallest ones.
+template <typename F>
+class MontgomeryFieldTest : public ::testing::Test {};
+using MontgomeryFields = ::testing::Types<Bn254Fq, Bn254Fr, Bls12381Fq, Bls12381Fr>;
+TYPED_TEST_SUITE(MontgomeryFieldTest, MontgomeryFields);
+
+TYPED_TEST(MontgomeryFieldTest, ProductsEqualThePortablePath) {
+  using F = TypeParam;
+  using Int = typename F::Int;
+#if PROVD_HAVE_X86_64_MONT_MUL
+  std::cout << "x86-64 assembly products: "
+            << (x86_64::kMulxAdxAvailable ? "in use" : "not supported by this CPU") << "\n";
+#endif
+  std::vector<F> edge = {F::Zero(), F::One(), -F::One(), F::FromUint64(2), -F::FromUint64(2)};
+  // Raw Montgomery values: 1, p - 1, p - 2, and the largest values below p with all-ones limbs.
+  Int p_minus = F::Modulus();
+  p_minus.SubInPlace(Int::FromUint64(1));
+  edge.push_back(F::FromMontgomery(Int::FromUint64(1)));
+  edge.push_back(F::FromMontgomery(p_minus));
+  p_minus.SubInPlace(Int::FromUint64(1));
+  edge.push_back(F::FromMontgomery(p_minus));
+  for (size_t limb = 0; limb + 1 < Int::kLimbs; ++limb) {
+    Int ones = F::Modulus();
+    for (size_t i = 0; i <= limb; ++i) ones.limbs[i] = ~uint64_t{0};
+    ones.limbs[limb + 1] -= 1;
+    edge.push_back(F::FromMontgomery(ones));
+  }
+  for (const F& a : edge) {
+    for (const F& b : edge) EXPECT_EQ(a * b, F::MulPortable(a, b));
+  }
+  TestRng rng(7);
+  for (int i = 0; i < 100000; ++i) {
+    const F a = rng.NextField<F>(), b = rng.NextField<F>();
+    ASSERT_EQ(a * b, F::MulPortable(a, b)) << "random pair " << i;
+    ASSERT_EQ(a.Square(), F::MulPortable(a, a)) << "random square " << i;
+  }
 }
 
 TEST(FieldConstantsTest, TwoAdicities) {
