@@ -9,6 +9,16 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
+
+// Host x86-64 code gets add/sub with carry from the compiler's intrinsics (plain x86-64, no
+// extension needed); device code and other CPUs use 128-bit arithmetic.
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#define PROVD_HAVE_X86_64_CARRY_INTRINSICS 1
+#include <immintrin.h>
+#else
+#define PROVD_HAVE_X86_64_CARRY_INTRINSICS 0
+#endif
 
 namespace provd::field {
 
@@ -17,6 +27,15 @@ __extension__ typedef unsigned __int128 u128;
 
 // a + b + carry -> sum; carry out in `carry` (0 or 1).
 constexpr uint64_t AddWithCarry(uint64_t a, uint64_t b, uint64_t& carry) {
+#if PROVD_HAVE_X86_64_CARRY_INTRINSICS
+  // GCC turns a chain of these into add/adc; from `unsigned __int128` it spills every limb's
+  // carry to the stack (measured: field subtraction several times slower).
+  if (!std::is_constant_evaluated()) {
+    unsigned long long sum;
+    carry = _addcarry_u64(static_cast<unsigned char>(carry), a, b, &sum);
+    return sum;
+  }
+#endif
   u128 sum = static_cast<u128>(a) + b + carry;
   carry = static_cast<uint64_t>(sum >> 64);
   return static_cast<uint64_t>(sum);
@@ -24,6 +43,13 @@ constexpr uint64_t AddWithCarry(uint64_t a, uint64_t b, uint64_t& carry) {
 
 // a - b - borrow -> difference; borrow out in `borrow` (0 or 1).
 constexpr uint64_t SubWithBorrow(uint64_t a, uint64_t b, uint64_t& borrow) {
+#if PROVD_HAVE_X86_64_CARRY_INTRINSICS
+  if (!std::is_constant_evaluated()) {
+    unsigned long long diff;
+    borrow = _subborrow_u64(static_cast<unsigned char>(borrow), a, b, &diff);
+    return diff;
+  }
+#endif
   u128 diff = static_cast<u128>(a) - b - borrow;
   borrow = static_cast<uint64_t>(diff >> 64) & 1;
   return static_cast<uint64_t>(diff);

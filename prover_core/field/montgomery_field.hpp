@@ -289,8 +289,8 @@ class Fp {
         } else {
           x86_64::MontMul6(out.limbs.data(), a.limbs.data(), b.limbs.data(),
                            C::kModulus.limbs.data(), C::kInv);
+          ReduceOnce(out);
         }
-        ReduceOnce(out);
         return;
       }
     }

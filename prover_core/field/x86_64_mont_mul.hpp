@@ -9,11 +9,11 @@
 // the OF chain, high halves through CF), m = t[0] * (-p^-1) mod 2^64, t += m * p (t[0] becomes
 // zero), shift one limb. t keeps N + 1 limbs, so no bound on p is needed beyond p < 2^(64N - 1)
 // (true for every modulus here): t < 2p after every row. The zeroed t[0] register becomes the
-// top limb of the next row, so the shift costs nothing. Output: t < 2p, unreduced; the caller
-// subtracts p once.
+// top limb of the next row, so the shift costs nothing. Last, t - p replaces t unless it
+// borrows (cmov, no branch on the data): inside the 4-limb form, by the caller for 6 limbs.
 //
 // Only compiled where it can run: x86-64 host code, optimizing builds (at -O0 the compiler
-// cannot find the 13 registers the 6-limb form asks for).
+// cannot find the 12 registers the 6-limb form asks for).
 #pragma once
 
 #include <cstddef>
@@ -41,84 +41,103 @@ inline bool CpuHasMulxAdx() {
 // before this one ran sees false and takes the portable path, which gives the same result.
 inline const bool kMulxAdxAvailable = CpuHasMulxAdx();
 
+// The zero added with the last carry of a row: a memory operand, as registers are scarce (the
+// 6-limb form holds 12; builds that keep the frame pointer, like the sanitizers', leave 14).
+inline constexpr uint64_t kZero = 0;
+
+// clang-format off
 // One limb step of a row: lo:hi = rdx * SRC; T_LO += lo through OF, T_HI += hi through CF.
-#define PROVD_MULX_STEP(SRC, T_LO, T_HI) \
-  "mulxq " SRC                           \
-  ", %[lo], %[hi]\n\t"                   \
-  "adoxq %[lo], %[" T_LO                 \
-  "]\n\t"                                \
+#define PROVD_MULX_STEP(SRC, T_LO, T_HI)  \
+  "mulxq " SRC ", %[lo], %[hi]\n\t"       \
+  "adoxq %[lo], %[" T_LO "]\n\t"          \
   "adcxq %[hi], %[" T_HI "]\n\t"
 // The end of a row: both carries into the top limb (never overflows, see above).
 #define PROVD_MULX_ROW_END(T_TOP) "adoxq %[zero], %[" T_TOP "]\n\t"
-#define PROVD_MULX_LOAD_B(I) \
-  "movq " #I                 \
-  "*8(%[b]), %%rdx\n\t"      \
-  "xorl %k[zero], %k[zero]\n\t"
-#define PROVD_MULX_LOAD_M(T0) \
-  "movq %[" T0                \
-  "], %%rdx\n\t"              \
-  "imulq %[inv], %%rdx\n\t"   \
-  "xorl %k[zero], %k[zero]\n\t"
+// rdx = b[I], and both carry flags cleared.
+#define PROVD_MULX_LOAD_B(I)            \
+  "movq " #I "*8(%[b]), %%rdx\n\t"      \
+  "xorl %k[lo], %k[lo]\n\t"
+// rdx = m = t[0] * (-p^-1), and both carry flags cleared.
+#define PROVD_MULX_LOAD_M(T0)           \
+  "movq %[" T0 "], %%rdx\n\t"           \
+  "imulq %[inv], %%rdx\n\t"             \
+  "xorl %k[lo], %k[lo]\n\t"
+// The final subtraction, one limb: SPARE = LIMB - p[I] - borrow (I = 0 starts the chain).
+#define PROVD_SUB_P(LIMB, SPARE, INSN, I) \
+  "movq " LIMB ", " SPARE "\n\t"          \
+  INSN " %[p" #I "], " SPARE "\n\t"
+// Keep the difference unless it borrowed (t < p).
+#define PROVD_KEEP_IF_NO_BORROW(SPARE, LIMB) "cmovncq " SPARE ", " LIMB "\n\t"
 
 // Row I of the 4-limb product, with the accumulator limbs T0..T4 named by the rotation.
-#define PROVD_MONT_ROW4(T0, T1, T2, T3, T4, I)                                         \
-  PROVD_MULX_LOAD_B(I)                                                                 \
-  PROVD_MULX_STEP("0(%[a])", T0, T1)                                                   \
-  PROVD_MULX_STEP("8(%[a])", T1, T2) PROVD_MULX_STEP("16(%[a])", T2, T3)               \
-      PROVD_MULX_STEP("24(%[a])", T3, T4) PROVD_MULX_ROW_END(T4) PROVD_MULX_LOAD_M(T0) \
-          PROVD_MULX_STEP("%[p0]", T0, T1) PROVD_MULX_STEP("%[p1]", T1, T2)            \
-              PROVD_MULX_STEP("%[p2]", T2, T3) PROVD_MULX_STEP("%[p3]", T3, T4)        \
-                  PROVD_MULX_ROW_END(T4)
+#define PROVD_MONT_ROW4(T0, T1, T2, T3, T4, I)                                       \
+  PROVD_MULX_LOAD_B(I)                                                               \
+  PROVD_MULX_STEP("0(%[a])", T0, T1)  PROVD_MULX_STEP("8(%[a])", T1, T2)             \
+  PROVD_MULX_STEP("16(%[a])", T2, T3) PROVD_MULX_STEP("24(%[a])", T3, T4)            \
+  PROVD_MULX_ROW_END(T4)                                                             \
+  PROVD_MULX_LOAD_M(T0)                                                              \
+  PROVD_MULX_STEP("%[p0]", T0, T1) PROVD_MULX_STEP("%[p1]", T1, T2)                  \
+  PROVD_MULX_STEP("%[p2]", T2, T3) PROVD_MULX_STEP("%[p3]", T3, T4)                  \
+  PROVD_MULX_ROW_END(T4)
 
-#define PROVD_MONT_ROW6(T0, T1, T2, T3, T4, T5, T6, I)                                     \
-  PROVD_MULX_LOAD_B(I)                                                                     \
-  PROVD_MULX_STEP("0(%[a])", T0, T1)                                                       \
-  PROVD_MULX_STEP("8(%[a])", T1, T2) PROVD_MULX_STEP("16(%[a])", T2, T3)                   \
-      PROVD_MULX_STEP("24(%[a])", T3, T4) PROVD_MULX_STEP("32(%[a])", T4, T5)              \
-          PROVD_MULX_STEP("40(%[a])", T5, T6) PROVD_MULX_ROW_END(T6) PROVD_MULX_LOAD_M(T0) \
-              PROVD_MULX_STEP("%[p0]", T0, T1) PROVD_MULX_STEP("%[p1]", T1, T2)            \
-                  PROVD_MULX_STEP("%[p2]", T2, T3) PROVD_MULX_STEP("%[p3]", T3, T4)        \
-                      PROVD_MULX_STEP("%[p4]", T4, T5) PROVD_MULX_STEP("%[p5]", T5, T6)    \
-                          PROVD_MULX_ROW_END(T6)
+#define PROVD_MONT_ROW6(T0, T1, T2, T3, T4, T5, T6, I)                               \
+  PROVD_MULX_LOAD_B(I)                                                               \
+  PROVD_MULX_STEP("0(%[a])", T0, T1)  PROVD_MULX_STEP("8(%[a])", T1, T2)             \
+  PROVD_MULX_STEP("16(%[a])", T2, T3) PROVD_MULX_STEP("24(%[a])", T3, T4)            \
+  PROVD_MULX_STEP("32(%[a])", T4, T5) PROVD_MULX_STEP("40(%[a])", T5, T6)            \
+  PROVD_MULX_ROW_END(T6)                                                             \
+  PROVD_MULX_LOAD_M(T0)                                                              \
+  PROVD_MULX_STEP("%[p0]", T0, T1) PROVD_MULX_STEP("%[p1]", T1, T2)                  \
+  PROVD_MULX_STEP("%[p2]", T2, T3) PROVD_MULX_STEP("%[p3]", T3, T4)                  \
+  PROVD_MULX_STEP("%[p4]", T4, T5) PROVD_MULX_STEP("%[p5]", T5, T6)                  \
+  PROVD_MULX_ROW_END(T6)
 
-// out = a * b / 2^256 mod p, as a value < 2p. `p` (4 limbs) and `inv` (-p^-1 mod 2^64) are
+// out = a * b / 2^256 mod p, fully reduced (< p). `p` (4 limbs) and `inv` (-p^-1 mod 2^64) are
 // best static constants: they are memory operands of the multiplications, addressed directly.
 inline void MontMul4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4], const uint64_t* p,
                      const uint64_t& inv) {
-  uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, lo, hi, zero;
-  __asm__(PROVD_MONT_ROW4("r0", "r1", "r2", "r3", "r4", 0) PROVD_MONT_ROW4(
-              "r1", "r2", "r3", "r4", "r0", 1) PROVD_MONT_ROW4("r2", "r3", "r4", "r0", "r1", 2)
-              PROVD_MONT_ROW4("r3", "r4", "r0", "r1", "r2", 3)
-          : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
-            [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero)
-          : [a] "r"(a), [b] "r"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
-            [inv] "m"(inv), "m"(*reinterpret_cast<const uint64_t(*)[4]>(a)),
-            "m"(*reinterpret_cast<const uint64_t(*)[4]>(b))
-          : "rdx", "cc");
-  // After four rotations the result's limbs are r4, r0, r1, r2 (r3 is the zeroed top).
+  uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, lo, hi;
+  __asm__(
+      PROVD_MONT_ROW4("r0", "r1", "r2", "r3", "r4", 0)
+      PROVD_MONT_ROW4("r1", "r2", "r3", "r4", "r0", 1)
+      PROVD_MONT_ROW4("r2", "r3", "r4", "r0", "r1", 2)
+      PROVD_MONT_ROW4("r3", "r4", "r0", "r1", "r2", 3)
+      // t < 2p is in r4, r0, r1, r2; r3 (zero), lo, hi and rdx are free for t - p.
+      PROVD_SUB_P("%[r4]", "%[lo]", "subq", 0) PROVD_SUB_P("%[r0]", "%[hi]", "sbbq", 1)
+      PROVD_SUB_P("%[r1]", "%%rdx", "sbbq", 2) PROVD_SUB_P("%[r2]", "%[r3]", "sbbq", 3)
+      PROVD_KEEP_IF_NO_BORROW("%[lo]", "%[r4]") PROVD_KEEP_IF_NO_BORROW("%[hi]", "%[r0]")
+      PROVD_KEEP_IF_NO_BORROW("%%rdx", "%[r1]") PROVD_KEEP_IF_NO_BORROW("%[r3]", "%[r2]")
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
+        [lo] "=&r"(lo), [hi] "=&r"(hi)
+      : [a] "r"(a), [b] "r"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
+        [inv] "m"(inv), [zero] "m"(kZero), "m"(*reinterpret_cast<const uint64_t(*)[4]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[4]>(b))
+      : "rdx", "cc");
   out[0] = r4;
   out[1] = r0;
   out[2] = r1;
   out[3] = r2;
 }
 
-// out = a * b / 2^384 mod p, as a value < 2p; as MontMul4 with 6 limbs.
+// out = a * b / 2^384 mod p as a value < 2p: the caller subtracts p once. (Six limbs leave no
+// spare registers for the subtraction, the compiler needs the rest for the operands.)
 inline void MontMul6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6], const uint64_t* p,
                      const uint64_t& inv) {
-  uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, lo, hi, zero;
-  __asm__(PROVD_MONT_ROW6("r0", "r1", "r2", "r3", "r4", "r5", "r6", 0)
-              PROVD_MONT_ROW6("r1", "r2", "r3", "r4", "r5", "r6", "r0", 1)
-                  PROVD_MONT_ROW6("r2", "r3", "r4", "r5", "r6", "r0", "r1", 2)
-                      PROVD_MONT_ROW6("r3", "r4", "r5", "r6", "r0", "r1", "r2", 3)
-                          PROVD_MONT_ROW6("r4", "r5", "r6", "r0", "r1", "r2", "r3", 4)
-                              PROVD_MONT_ROW6("r5", "r6", "r0", "r1", "r2", "r3", "r4", 5)
-          : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
-            [r5] "+&r"(r5), [r6] "+&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), [zero] "=&r"(zero)
-          : [a] "r"(a), [b] "r"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
-            [p4] "m"(p[4]), [p5] "m"(p[5]), [inv] "m"(inv),
-            "m"(*reinterpret_cast<const uint64_t(*)[6]>(a)),
-            "m"(*reinterpret_cast<const uint64_t(*)[6]>(b))
-          : "rdx", "cc");
+  uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, lo, hi;
+  __asm__(
+      PROVD_MONT_ROW6("r0", "r1", "r2", "r3", "r4", "r5", "r6", 0)
+      PROVD_MONT_ROW6("r1", "r2", "r3", "r4", "r5", "r6", "r0", 1)
+      PROVD_MONT_ROW6("r2", "r3", "r4", "r5", "r6", "r0", "r1", 2)
+      PROVD_MONT_ROW6("r3", "r4", "r5", "r6", "r0", "r1", "r2", 3)
+      PROVD_MONT_ROW6("r4", "r5", "r6", "r0", "r1", "r2", "r3", 4)
+      PROVD_MONT_ROW6("r5", "r6", "r0", "r1", "r2", "r3", "r4", 5)
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
+        [r5] "+&r"(r5), [r6] "+&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi)
+      : [a] "r"(a), [b] "r"(b), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
+        [p4] "m"(p[4]), [p5] "m"(p[5]), [inv] "m"(inv), [zero] "m"(kZero),
+        "m"(*reinterpret_cast<const uint64_t(*)[6]>(a)),
+        "m"(*reinterpret_cast<const uint64_t(*)[6]>(b))
+      : "rdx", "cc");
   // After six rotations the result's limbs are r6, r0, ..., r4 (r5 is the zeroed top).
   out[0] = r6;
   out[1] = r0;
@@ -127,9 +146,12 @@ inline void MontMul6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6], 
   out[4] = r3;
   out[5] = r4;
 }
+// clang-format on
 
 #undef PROVD_MONT_ROW6
 #undef PROVD_MONT_ROW4
+#undef PROVD_KEEP_IF_NO_BORROW
+#undef PROVD_SUB_P
 #undef PROVD_MULX_LOAD_M
 #undef PROVD_MULX_LOAD_B
 #undef PROVD_MULX_ROW_END

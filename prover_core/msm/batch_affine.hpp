@@ -27,44 +27,49 @@ class BatchAffineBuckets {
 
   BatchAffineBuckets(size_t buckets, size_t batch)
       : bucket_(buckets), overflow_(buckets), busy_(buckets, 0), batch_(batch) {
-    pending_bucket_.reserve(batch);
-    pending_point_.reserve(batch);
+    pending_.reserve(batch);
     denominators_.reserve(batch);
     prefix_.reserve(batch);
   }
 
-  // bucket[index] += q.
-  void Add(size_t index, const Affine& q) {
+  // bucket[index] += q, or -= q when `negate`. `q` must stay in place until Finish(): the
+  // batch keeps its address, not a copy.
+  void Add(size_t index, const Affine& q, bool negate) {
     if (q.infinity) return;
     if (busy_[index] != 0) {
-      overflow_[index].AddAffine(q);
+      if (negate) {
+        overflow_[index].SubAffine(q);
+      } else {
+        overflow_[index].AddAffine(q);
+      }
       return;
     }
     Affine& b = bucket_[index];
     if (b.infinity) {
-      b = q;
+      b = negate ? -q : q;
       return;
     }
     if (b.x == q.x) {
       // Doubling or cancellation: rare, so one inversion through XYZZ is fine.
       Xyzz sum(b);
-      sum.AddAffine(q);
+      if (negate) {
+        sum.SubAffine(q);
+      } else {
+        sum.AddAffine(q);
+      }
       b = sum.ToAffine();
       return;
     }
     busy_[index] = 1;
-    pending_bucket_.push_back(index);
-    pending_point_.push_back(q);
+    pending_.push_back({index, &q, negate});
     denominators_.push_back(q.x - b.x);
-    if (pending_bucket_.size() == batch_) Flush();
+    if (pending_.size() == batch_) Flush();
   }
 
   // Starts loading what Add(index, ...) will touch (see kBucketPrefetchDistance).
   void Prefetch(size_t index) const {
     __builtin_prefetch(&busy_[index]);
-    const char* b = reinterpret_cast<const char*>(&bucket_[index]);
-    __builtin_prefetch(b, 1);
-    __builtin_prefetch(b + sizeof(Affine) - 1, 1);
+    PrefetchAffine(bucket_[index]);
   }
 
   // Completes the pending batch; the buckets are final afterwards.
@@ -78,7 +83,7 @@ class BatchAffineBuckets {
 
  private:
   void Flush() {
-    const size_t m = pending_bucket_.size();
+    const size_t m = pending_.size();
     if (m == 0) return;
     // Montgomery's trick: prefix products, one inversion, walk back.
     prefix_.resize(m);
@@ -89,27 +94,46 @@ class BatchAffineBuckets {
     }
     Field inv = acc.Inverse();
     for (size_t i = m; i-- > 0;) {
+      // The batch's points and buckets were read a whole batch ago and have mostly left L2.
+      if (i >= kPrefetchDistance) {
+        const Pending& ahead = pending_[i - kPrefetchDistance];
+        PrefetchAffine(*ahead.point);
+        PrefetchAffine(bucket_[ahead.bucket]);
+      }
       const Field inv_d = inv * prefix_[i];
       inv *= denominators_[i];
-      Affine& b = bucket_[pending_bucket_[i]];
-      const Affine& q = pending_point_[i];
-      const Field lambda = (q.y - b.y) * inv_d;
-      const Field x3 = lambda.Square() - b.x - q.x;
+      const Pending& job = pending_[i];
+      Affine& b = bucket_[job.bucket];
+      const Field q_y = job.negate ? -job.point->y : job.point->y;
+      const Field lambda = (q_y - b.y) * inv_d;
+      const Field x3 = lambda.Square() - b.x - job.point->x;
       b.y = lambda * (b.x - x3) - b.y;
       b.x = x3;
-      busy_[pending_bucket_[i]] = 0;
+      busy_[job.bucket] = 0;
     }
-    pending_bucket_.clear();
-    pending_point_.clear();
+    pending_.clear();
     denominators_.clear();
+  }
+
+  // Additions of a batch ahead of the one being finished whose operands Flush prefetches.
+  static constexpr size_t kPrefetchDistance = 4;
+  static void PrefetchAffine(const Affine& point) {
+    const char* p = reinterpret_cast<const char*>(&point);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + sizeof(Affine) - 1);
   }
 
   std::vector<Affine> bucket_;
   std::vector<Xyzz> overflow_;
   std::vector<uint8_t> busy_;
   const size_t batch_;
-  std::vector<size_t> pending_bucket_;
-  std::vector<Affine> pending_point_;
+  // An addition waiting for the batch's inversion.
+  struct Pending {
+    size_t bucket;
+    const Affine* point;
+    bool negate;
+  };
+  std::vector<Pending> pending_;
   std::vector<Field> denominators_;
   std::vector<Field> prefix_;
 };

@@ -192,11 +192,7 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
           if (ahead != 0) bucket.Prefetch(internal::BucketOf(ahead));
         }
         const int32_t digit = d[i];
-        if (digit > 0) {
-          bucket.Add(static_cast<size_t>(digit) - 1, points[i]);
-        } else if (digit < 0) {
-          bucket.Add(static_cast<size_t>(-digit) - 1, -points[i]);
-        }
+        if (digit != 0) bucket.Add(internal::BucketOf(digit), points[i], digit < 0);
       }
       bucket.Finish();
       for (size_t b = buckets; b-- > 0;) {
