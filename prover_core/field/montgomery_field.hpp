@@ -6,7 +6,7 @@
 // Multiplication is CIOS with the "no-carry" shortcut of gnark-crypto (valid when the top limb
 // of p is below 2^63 - 1, checked by static_assert), which saves the extra carry word. On
 // x86-64 CPUs with BMI2 and ADX, 4- and 6-limb products run the assembly form of the same
-// algorithm instead (x86_64_mont_mul.hpp); both give the same integer.
+// algorithm instead (x86_64_field.hpp); both give the same integer.
 //
 // Device code (kernels/) runs these functions too (nvcc --expt-relaxed-constexpr), and device
 // code may not refer to a host's static constexpr object, only use its value: nvcc silently
@@ -28,7 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "prover_core/field/bigint.hpp"
 #include "prover_core/field/exponentiation.hpp"
-#include "prover_core/field/x86_64_mont_mul.hpp"
+#include "prover_core/field/x86_64_field.hpp"
 
 namespace provd::field {
 
@@ -205,11 +205,27 @@ class Fp {
     return r;
   }
   constexpr Fp& operator+=(const Fp& b) {
+#if PROVD_HAVE_X86_64_MONT_MUL
+    if constexpr (kLimbs == 4) {
+      if (!std::is_constant_evaluated()) {
+        x86_64::AddMod4(mont_.limbs.data(), b.mont_.limbs.data(), C::kModulus.limbs.data());
+        return *this;
+      }
+    }
+#endif
     mont_.AddInPlace(b.mont_);  // no carry out: p < 2^(64N - 1)
     ReduceOnce(mont_);
     return *this;
   }
   constexpr Fp& operator-=(const Fp& b) {
+#if PROVD_HAVE_X86_64_MONT_MUL
+    if constexpr (kLimbs == 4) {
+      if (!std::is_constant_evaluated()) {
+        x86_64::SubMod4(mont_.limbs.data(), b.mont_.limbs.data(), C::kModulus.limbs.data());
+        return *this;
+      }
+    }
+#endif
     // Add p back under a mask rather than a branch: on random data the branch would be
     // mispredicted half the time, and curve formulas are full of subtractions.
     constexpr Int p = C::kModulus;
@@ -226,7 +242,7 @@ class Fp {
   }
 
   // The product by the portable C++ path, whatever the CPU: tests hold the assembly path of
-  // operator* (x86_64_mont_mul.hpp) against it.
+  // operator* (x86_64_field.hpp) against it.
   static constexpr Fp MulPortable(const Fp& a, const Fp& b) {
     Fp r;
     MontMulPortable(r.mont_, a.mont_, b.mont_);
@@ -270,13 +286,15 @@ class Fp {
   }
 
  private:
-  // v -= p if v >= p, for v < 2p. A per-limb select the compiler turns into cmov: no branch to
-  // mispredict on random data (see operator-=), and shorter than mask arithmetic.
+  // v -= p if v >= p, for v < 2p. Selected by a mask, not `below ? v : t`: GCC compiles that
+  // select into a branch, mispredicted half the time on random data (see operator-=).
   static constexpr void ReduceOnce(Int& v) {
-    Int t = v;
     constexpr Int p = C::kModulus;
-    const bool below = t.SubInPlace(p) != 0;
-    for (size_t i = 0; i < kLimbs; ++i) v.limbs[i] = below ? v.limbs[i] : t.limbs[i];
+    uint64_t t[kLimbs];
+    uint64_t borrow = 0;
+    for (size_t i = 0; i < kLimbs; ++i) t[i] = SubWithBorrow(v.limbs[i], p.limbs[i], borrow);
+    const uint64_t keep = 0 - borrow;  // all ones when v < p
+    for (size_t i = 0; i < kLimbs; ++i) v.limbs[i] = (v.limbs[i] & keep) | (t[i] & ~keep);
   }
 
   static constexpr void MontMul(Int& out, const Int& a, const Int& b) {

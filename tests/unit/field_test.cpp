@@ -112,14 +112,15 @@ TYPED_TEST(PrimeFieldTest, SerializationRoundTripsAndRejectsNonCanonical) {
 }
 
 // The Montgomery fields, whose products take the x86-64 assembly path on CPUs with BMI2 and ADX
-// (x86_64_mont_mul.hpp): every product must equal the portable one, including the operands
-// that make the carries longest (all-ones limbs, p - 1) and the smallest ones.
+// and whose 4-limb sums and differences always do on x86-64 (x86_64_field.hpp): every result
+// must equal the portable one, including the operands that make the carries longest (all-ones
+// limbs, p - 1) and the smallest ones.
 template <typename F>
 class MontgomeryFieldTest : public ::testing::Test {};
 using MontgomeryFields = ::testing::Types<Bn254Fq, Bn254Fr, Bls12381Fq, Bls12381Fr>;
 TYPED_TEST_SUITE(MontgomeryFieldTest, MontgomeryFields);
 
-TYPED_TEST(MontgomeryFieldTest, ProductsEqualThePortablePath) {
+TYPED_TEST(MontgomeryFieldTest, ArithmeticEqualsThePortablePathAndTheDefinition) {
   using F = TypeParam;
   using Int = typename F::Int;
 #if PROVD_HAVE_X86_64_MONT_MUL
@@ -140,14 +141,32 @@ TYPED_TEST(MontgomeryFieldTest, ProductsEqualThePortablePath) {
     ones.limbs[limb + 1] -= 1;
     edge.push_back(F::FromMontgomery(ones));
   }
+  // Sums and differences (assembly for 4 limbs) against their definition on the integers.
+  auto sum = [](const F& a, const F& b) {
+    Int s = a.Montgomery();
+    s.AddInPlace(b.Montgomery());
+    if (s >= F::Modulus()) s.SubInPlace(F::Modulus());
+    return F::FromMontgomery(s);
+  };
+  auto difference = [](const F& a, const F& b) {
+    Int d = a.Montgomery();
+    if (d.SubInPlace(b.Montgomery()) != 0) d.AddInPlace(F::Modulus());
+    return F::FromMontgomery(d);
+  };
   for (const F& a : edge) {
-    for (const F& b : edge) EXPECT_EQ(a * b, F::MulPortable(a, b));
+    for (const F& b : edge) {
+      EXPECT_EQ(a * b, F::MulPortable(a, b));
+      EXPECT_EQ(a + b, sum(a, b));
+      EXPECT_EQ(a - b, difference(a, b));
+    }
   }
   TestRng rng(7);
   for (int i = 0; i < 100000; ++i) {
     const F a = rng.NextField<F>(), b = rng.NextField<F>();
     ASSERT_EQ(a * b, F::MulPortable(a, b)) << "random pair " << i;
     ASSERT_EQ(a.Square(), F::MulPortable(a, a)) << "random square " << i;
+    ASSERT_EQ(a + b, sum(a, b)) << "random pair " << i;
+    ASSERT_EQ(a - b, difference(a, b)) << "random pair " << i;
   }
 }
 

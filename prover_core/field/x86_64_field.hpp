@@ -1,5 +1,7 @@
-// Montgomery multiplication for 4 and 6 limbs in x86-64 assembly with mulx/adox/adcx (BMI2 and
-// ADX), the hot operation of the CPU MSM and NTT. The portable C++ in montgomery_field.hpp
+// The hot field operations of the CPU MSM and NTT in x86-64 assembly: Montgomery products for 4
+// and 6 limbs with mulx/adox/adcx (BMI2 and ADX), and 4-limb modular addition and subtraction.
+//
+// Products. The portable C++ in montgomery_field.hpp
 // computes the same integer; compilers cannot keep the two carry chains of a row (the low
 // halves through OF, the high halves through CF) apart from `unsigned __int128` code, and this
 // form measured 25-30 % faster per product on the development VM (bench/field_bench). Selected at
@@ -11,6 +13,11 @@
 // (true for every modulus here): t < 2p after every row. The zeroed t[0] register becomes the
 // top limb of the next row, so the shift costs nothing. Last, t - p replaces t unless it
 // borrows (cmov, no branch on the data): inside the 4-limb form, by the caller for 6 limbs.
+//
+// Addition and subtraction (plain x86-64, no extension): GCC compiles the portable forms into a
+// data-dependent branch or a vectorized select through memory (a store-forwarding stall), either
+// way several times the few cycles of an adc chain and a cmov; measured on G2 MSMs, where
+// additions are a third of the field work.
 //
 // Only compiled where it can run: x86-64 host code, optimizing builds (at -O0 the compiler
 // cannot find the 12 registers the 6-limb form asks for).
@@ -145,6 +152,62 @@ inline void MontMul6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6], 
   out[3] = r2;
   out[4] = r3;
   out[5] = r4;
+}
+
+// a = a + b mod p for a, b < p < 2^255 (the sum cannot carry out of 4 limbs).
+[[gnu::always_inline]] inline void AddMod4(uint64_t a[4], const uint64_t b[4], const uint64_t* p) {
+  uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], s0, s1, s2, s3;
+  __asm__(
+      "addq %[b0], %[r0]\n\t"
+      "adcq %[b1], %[r1]\n\t"
+      "adcq %[b2], %[r2]\n\t"
+      "adcq %[b3], %[r3]\n\t"
+      PROVD_SUB_P("%[r0]", "%[s0]", "subq", 0) PROVD_SUB_P("%[r1]", "%[s1]", "sbbq", 1)
+      PROVD_SUB_P("%[r2]", "%[s2]", "sbbq", 2) PROVD_SUB_P("%[r3]", "%[s3]", "sbbq", 3)
+      PROVD_KEEP_IF_NO_BORROW("%[s0]", "%[r0]") PROVD_KEEP_IF_NO_BORROW("%[s1]", "%[r1]")
+      PROVD_KEEP_IF_NO_BORROW("%[s2]", "%[r2]") PROVD_KEEP_IF_NO_BORROW("%[s3]", "%[r3]")
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+      : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3]), [p0] "m"(p[0]),
+        [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+      : "cc");
+  a[0] = r0;
+  a[1] = r1;
+  a[2] = r2;
+  a[3] = r3;
+}
+
+// a = a - b mod p for a, b < p: a - b, plus p when that borrowed.
+[[gnu::always_inline]] inline void SubMod4(uint64_t a[4], const uint64_t b[4], const uint64_t* p) {
+  uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], s0, s1, s2, s3, borrowed;
+  __asm__(
+      "subq %[b0], %[r0]\n\t"
+      "sbbq %[b1], %[r1]\n\t"
+      "sbbq %[b2], %[r2]\n\t"
+      "sbbq %[b3], %[r3]\n\t"
+      "sbbq %[m], %[m]\n\t"  // all ones when a < b
+      "movq %[r0], %[s0]\n\t"
+      "addq %[p0], %[s0]\n\t"
+      "movq %[r1], %[s1]\n\t"
+      "adcq %[p1], %[s1]\n\t"
+      "movq %[r2], %[s2]\n\t"
+      "adcq %[p2], %[s2]\n\t"
+      "movq %[r3], %[s3]\n\t"
+      "adcq %[p3], %[s3]\n\t"
+      "testq %[m], %[m]\n\t"
+      "cmovnzq %[s0], %[r0]\n\t"
+      "cmovnzq %[s1], %[r1]\n\t"
+      "cmovnzq %[s2], %[r2]\n\t"
+      "cmovnzq %[s3], %[r3]\n\t"
+      : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [m] "=&r"(borrowed)
+      : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3]), [p0] "m"(p[0]),
+        [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+      : "cc");
+  a[0] = r0;
+  a[1] = r1;
+  a[2] = r2;
+  a[3] = r3;
 }
 // clang-format on
 
