@@ -18,6 +18,14 @@
 
 namespace provd::msm::internal {
 
+// Prefetches every cache line of `object` (for writing: the MSM's buckets are updated in place).
+template <typename T>
+inline void PrefetchLines(const T& object) {
+  const char* p = reinterpret_cast<const char*>(&object);
+  for (size_t offset = 0; offset < sizeof(T); offset += 64) __builtin_prefetch(p + offset, 1);
+  __builtin_prefetch(p + sizeof(T) - 1, 1);
+}
+
 template <typename C>
 class BatchAffineBuckets {
  public:
@@ -36,12 +44,10 @@ class BatchAffineBuckets {
   // batch keeps its address, not a copy.
   void Add(size_t index, const Affine& q, bool negate) {
     if (q.infinity) return;
+    // The paths below the batch are rare (a busy bucket, an empty one, equal x): a signed copy
+    // of q costs nothing there.
     if (busy_[index] != 0) {
-      if (negate) {
-        overflow_[index].SubAffine(q);
-      } else {
-        overflow_[index].AddAffine(q);
-      }
+      overflow_[index].AddAffine(negate ? -q : q);
       return;
     }
     Affine& b = bucket_[index];
@@ -52,11 +58,7 @@ class BatchAffineBuckets {
     if (b.x == q.x) {
       // Doubling or cancellation: rare, so one inversion through XYZZ is fine.
       Xyzz sum(b);
-      if (negate) {
-        sum.SubAffine(q);
-      } else {
-        sum.AddAffine(q);
-      }
+      sum.AddAffine(negate ? -q : q);
       b = sum.ToAffine();
       return;
     }
@@ -69,7 +71,7 @@ class BatchAffineBuckets {
   // Starts loading what Add(index, ...) will touch (see kBucketPrefetchDistance).
   void Prefetch(size_t index) const {
     __builtin_prefetch(&busy_[index]);
-    PrefetchAffine(bucket_[index]);
+    PrefetchLines(bucket_[index]);
   }
 
   // Completes the pending batch; the buckets are final afterwards.
@@ -97,8 +99,8 @@ class BatchAffineBuckets {
       // The batch's points and buckets were read a whole batch ago and have mostly left L2.
       if (i >= kPrefetchDistance) {
         const Pending& ahead = pending_[i - kPrefetchDistance];
-        PrefetchAffine(*ahead.point);
-        PrefetchAffine(bucket_[ahead.bucket]);
+        PrefetchLines(*ahead.point);
+        PrefetchLines(bucket_[ahead.bucket]);
       }
       const Field inv_d = inv * prefix_[i];
       inv *= denominators_[i];
@@ -117,11 +119,6 @@ class BatchAffineBuckets {
 
   // Additions of a batch ahead of the one being finished whose operands Flush prefetches.
   static constexpr size_t kPrefetchDistance = 4;
-  static void PrefetchAffine(const Affine& point) {
-    const char* p = reinterpret_cast<const char*>(&point);
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + sizeof(Affine) - 1);
-  }
 
   std::vector<Affine> bucket_;
   std::vector<Xyzz> overflow_;

@@ -111,14 +111,6 @@ inline void SignedDigits(const Scalar& k, size_t c, size_t windows, int32_t* out
 // of lead hide it.
 inline constexpr size_t kBucketPrefetchDistance = 4;
 
-// Prefetches the cache lines of `object` for writing.
-template <typename T>
-inline void PrefetchForWrite(const T& object) {
-  const char* p = reinterpret_cast<const char*>(&object);
-  for (size_t offset = 0; offset < sizeof(T); offset += 64) __builtin_prefetch(p + offset, 1);
-  __builtin_prefetch(p + sizeof(T) - 1, 1);
-}
-
 // The bucket index of a nonzero signed digit (bucket b holds the points of digit +-(b + 1)).
 inline size_t BucketOf(int32_t digit) {
   return static_cast<size_t>(digit < 0 ? -static_cast<int64_t>(digit) : digit) - 1;
@@ -204,7 +196,7 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
       for (size_t i = begin; i < end; ++i) {
         if (i + internal::kBucketPrefetchDistance < end) {
           const int32_t ahead = d[i + internal::kBucketPrefetchDistance];
-          if (ahead != 0) internal::PrefetchForWrite(bucket[internal::BucketOf(ahead)]);
+          if (ahead != 0) internal::PrefetchLines(bucket[internal::BucketOf(ahead)]);
         }
         const int32_t digit = d[i];
         if (digit > 0) {
