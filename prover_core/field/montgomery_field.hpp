@@ -191,7 +191,7 @@ class Fp {
     r -= b;
     return r;
   }
-  friend constexpr Fp operator*(const Fp& a, const Fp& b) {
+  PROVD_FIELD_INLINE friend constexpr Fp operator*(const Fp& a, const Fp& b) {
     Fp r;
     MontMul(r.mont_, a.mont_, b.mont_);
     return r;
@@ -297,7 +297,7 @@ class Fp {
     for (size_t i = 0; i < kLimbs; ++i) v.limbs[i] = (v.limbs[i] & keep) | (t[i] & ~keep);
   }
 
-  static constexpr void MontMul(Int& out, const Int& a, const Int& b) {
+  PROVD_FIELD_INLINE static constexpr void MontMul(Int& out, const Int& a, const Int& b) {
 #if PROVD_HAVE_X86_64_MONT_MUL
     if constexpr (kLimbs == 4 || kLimbs == 6) {
       if (!std::is_constant_evaluated() && x86_64::kMulxAdxAvailable) {
