@@ -46,20 +46,33 @@ class CudaStream {
   cudaStream_t stream_ = nullptr;
 };
 
-// Device memory that only grows (a prover reuses it chunk after chunk) until reset(), which
-// waits for `stream`'s work before freeing.
-class GrowOnlyDeviceBuffer {
+// How a GrowOnlyBuffer gets and returns its memory: device memory, or page-locked host memory
+// (so that copies to and from the device are real async DMA).
+struct DeviceAllocation {
+  static cudaError_t Allocate(void** data, size_t bytes) { return cudaMalloc(data, bytes); }
+  static void Free(void* data) { (void)cudaFree(data); }
+};
+struct PinnedHostAllocation {
+  static cudaError_t Allocate(void** data, size_t bytes) { return cudaMallocHost(data, bytes); }
+  static void Free(void* data) { (void)cudaFreeHost(data); }
+};
+
+// Memory that only grows (a prover reuses it chunk after chunk) until reset(), which waits for
+// `stream`'s work (or the whole device's, for a null stream) before freeing: a DMA or kernel
+// still using the memory must never see it freed or handed out again.
+template <typename Allocation>
+class GrowOnlyBuffer {
  public:
-  GrowOnlyDeviceBuffer() = default;
-  GrowOnlyDeviceBuffer(const GrowOnlyDeviceBuffer&) = delete;
-  GrowOnlyDeviceBuffer& operator=(const GrowOnlyDeviceBuffer&) = delete;
-  ~GrowOnlyDeviceBuffer() { reset(nullptr); }
+  GrowOnlyBuffer() = default;
+  GrowOnlyBuffer(const GrowOnlyBuffer&) = delete;
+  GrowOnlyBuffer& operator=(const GrowOnlyBuffer&) = delete;
+  ~GrowOnlyBuffer() { reset(nullptr); }
 
   // At least `bytes` bytes; the old contents are not kept.
   cudaError_t reserve(size_t bytes, cudaStream_t stream) {
     if (bytes <= capacity_) return cudaSuccess;
     reset(stream);
-    if (cudaError_t err = cudaMalloc(&data_, bytes); err != cudaSuccess) {
+    if (cudaError_t err = Allocation::Allocate(&data_, bytes); err != cudaSuccess) {
       data_ = nullptr;
       return err;
     }
@@ -70,7 +83,7 @@ class GrowOnlyDeviceBuffer {
     if (data_ == nullptr) return;
     // Errors cannot be reported here and must not leak the buffer: free regardless.
     (void)(stream != nullptr ? cudaStreamSynchronize(stream) : cudaDeviceSynchronize());
-    (void)cudaFree(data_);
+    Allocation::Free(data_);
     data_ = nullptr;
     capacity_ = 0;
   }
@@ -85,40 +98,7 @@ class GrowOnlyDeviceBuffer {
   size_t capacity_ = 0;
 };
 
-// Page-locked host memory, so that copies to and from the device are real async DMA.
-class PinnedHostBuffer {
- public:
-  PinnedHostBuffer() = default;
-  PinnedHostBuffer(const PinnedHostBuffer&) = delete;
-  PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
-  ~PinnedHostBuffer() { reset(nullptr); }
-
-  cudaError_t reserve(size_t bytes, cudaStream_t stream) {
-    if (bytes <= capacity_) return cudaSuccess;
-    reset(stream);
-    if (cudaError_t err = cudaMallocHost(&data_, bytes); err != cudaSuccess) {
-      data_ = nullptr;
-      return err;
-    }
-    capacity_ = bytes;
-    return cudaSuccess;
-  }
-  void reset(cudaStream_t stream) {
-    if (data_ == nullptr) return;
-    (void)(stream != nullptr ? cudaStreamSynchronize(stream) : cudaDeviceSynchronize());
-    (void)cudaFreeHost(data_);
-    data_ = nullptr;
-    capacity_ = 0;
-  }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(data_);
-  }
-  size_t capacity() const { return capacity_; }
-
- private:
-  void* data_ = nullptr;
-  size_t capacity_ = 0;
-};
+using GrowOnlyDeviceBuffer = GrowOnlyBuffer<DeviceAllocation>;
+using PinnedHostBuffer = GrowOnlyBuffer<PinnedHostAllocation>;
 
 }  // namespace provd::kernels

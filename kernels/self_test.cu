@@ -1,6 +1,6 @@
 #include <vector>
 
-#include "kernels/device_buffer.cuh"
+#include "kernels/cuda_resources.cuh"
 #include "kernels/self_test.hpp"
 
 namespace provd::kernels {
@@ -55,19 +55,22 @@ SelfTestOutcome RunSelfTestKernel(int device) {
     input[i] = (kModulus - 1) - (static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ull) % kModulus;
   }
 
-  DeviceBuffer<uint64_t> d_in;
-  DeviceBuffer<uint64_t> d_out;
-  if (cudaError_t err = d_in.allocate(kCount); err != cudaSuccess) return fail(err);
-  if (cudaError_t err = d_out.allocate(kCount); err != cudaSuccess) return fail(err);
-  if (cudaError_t err = cudaMemcpy(d_in.data(), input.data(), d_in.bytes(), cudaMemcpyHostToDevice);
+  constexpr size_t kBytes = kCount * sizeof(uint64_t);
+  GrowOnlyDeviceBuffer d_in;
+  GrowOnlyDeviceBuffer d_out;
+  if (cudaError_t err = d_in.reserve(kBytes, nullptr); err != cudaSuccess) return fail(err);
+  if (cudaError_t err = d_out.reserve(kBytes, nullptr); err != cudaSuccess) return fail(err);
+  if (cudaError_t err =
+          cudaMemcpy(d_in.as<uint64_t>(), input.data(), kBytes, cudaMemcpyHostToDevice);
       err != cudaSuccess) {
     return fail(err);
   }
-  SquareModKernel<<<kCount / kThreads, kThreads>>>(d_in.data(), d_out.data(), kCount);
+  SquareModKernel<<<kCount / kThreads, kThreads>>>(d_in.as<uint64_t>(), d_out.as<uint64_t>(),
+                                                   kCount);
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return fail(err);
   std::vector<uint64_t> output(kCount);
   if (cudaError_t err =
-          cudaMemcpy(output.data(), d_out.data(), d_out.bytes(), cudaMemcpyDeviceToHost);
+          cudaMemcpy(output.data(), d_out.as<uint64_t>(), kBytes, cudaMemcpyDeviceToHost);
       err != cudaSuccess) {
     return fail(err);
   }
