@@ -110,8 +110,8 @@ inline constexpr uint64_t kZero = 0;
 
 // out = a * b / 2^256 mod p, fully reduced (< p). `p` (4 limbs) and `inv` (-p^-1 mod 2^64) are
 // best static constants: they are memory operands of the multiplications, addressed directly.
-PROVD_FIELD_INLINE inline void MontMul4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4], const uint64_t* p,
-                     const uint64_t& inv) {
+PROVD_FIELD_INLINE inline void MontMul4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4],
+                                        const uint64_t* p, const uint64_t& inv) {
   uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, lo, hi;
   __asm__(
       PROVD_MONT_ROW4("r0", "r1", "r2", "r3", "r4", 0)
@@ -137,8 +137,8 @@ PROVD_FIELD_INLINE inline void MontMul4(uint64_t out[4], const uint64_t a[4], co
 
 // out = a * b / 2^384 mod p as a value < 2p: the caller subtracts p once. (Six limbs leave no
 // spare registers for the subtraction, the compiler needs the rest for the operands.)
-PROVD_FIELD_INLINE inline void MontMul6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6], const uint64_t* p,
-                     const uint64_t& inv) {
+PROVD_FIELD_INLINE inline void MontMul6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6],
+                                        const uint64_t* p, const uint64_t& inv) {
   uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, lo, hi;
   __asm__(
       PROVD_MONT_ROW6("r0", "r1", "r2", "r3", "r4", "r5", "r6", 0)
