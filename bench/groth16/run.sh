@@ -4,14 +4,20 @@
 # constraints. Keys are made here, not in the tests: the powers of tau for 2^16 take minutes.
 # Everything generated is cached in build/bench-groth16/ (delete it to start over).
 #
-# Usage: bench/groth16/run.sh [k ...]      (default: 12 14 16)
-# Prints one table row per size; docs/performance.md records the table.
+# Usage: bench/groth16/run.sh [--keys-only] [k ...]      (default: 12 14 16)
+# Prints one table row per size; docs/performance.md records the table. --keys-only makes the
+# keys and witnesses and stops (no build, no timing): it can run while something else builds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+keys_only=0
+if [ "${1:-}" = --keys-only ]; then
+  keys_only=1
+  shift
+fi
 powers=("$@")
 [ ${#powers[@]} -gt 0 ] || powers=(12 14 16)
 
-"$root/scripts/build.sh" release >/dev/null
+[ $keys_only = 1 ] || "$root/scripts/build.sh" release >/dev/null
 [ -x /usr/bin/time ] || { echo "bench/groth16/run.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
 (cd "$root/tests/circuits" && { [ -f node_modules/snarkjs/package.json ] || npm ci --silent --no-audit --no-fund; })
 snarkjs=(node "$root/tests/circuits/node_modules/snarkjs/build/cli.cjs")
@@ -35,8 +41,9 @@ measure() {  # measure OUT CMD...
   awk '{ printf "%s %.0f\n", $1, $2 / 1024 }' "$out.time"
 }
 
-printf '| constraints | domain | snarkjs s | snarkjs MiB | provd s | provd MiB | speed-up |\n'
-printf '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+[ $keys_only = 1 ] ||
+  printf '| constraints | domain | snarkjs s | snarkjs MiB | provd s | provd MiB | speed-up |\n'
+[ $keys_only = 1 ] || printf '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 for k in "${powers[@]}"; do
   dir="$work/k$k"
   mkdir -p "$dir"
@@ -59,6 +66,7 @@ for k in "${powers[@]}"; do
     quiet "$dir/wtns.log" "${snarkjs[@]}" wtns calculate "$dir/chain_js/chain.wasm" "$dir/input.json" "$dir/witness.wtns"
     rm -f "$dir/c0.zkey"
   fi
+  [ $keys_only = 0 ] || continue
   read -r js_s js_mib < <(measure "$dir/snarkjs" "${snarkjs[@]}" groth16 prove "$dir/circuit.zkey" \
     "$dir/witness.wtns" "$dir/snarkjs_proof.json" "$dir/snarkjs_public.json")
   read -r pd_s pd_mib < <(measure "$dir/provd" "$provd" prove --zkey "$dir/circuit.zkey" \
