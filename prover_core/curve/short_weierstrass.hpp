@@ -62,6 +62,18 @@ class XyzzPoint {
     }
   }
 
+  // (X, Y, ZZ, ZZZ) as they are, for code that computes the coordinates elsewhere (the MSM's
+  // AVX-512 lanes); ZZ = 0 is the point at infinity.
+  static constexpr XyzzPoint FromCoordinates(const Field& x, const Field& y, const Field& zz,
+                                             const Field& zzz) {
+    XyzzPoint r;
+    r.x_ = x;
+    r.y_ = y;
+    r.zz_ = zz;
+    r.zzz_ = zzz;
+    return r;
+  }
+
   constexpr bool IsInfinity() const { return zz_.IsZero(); }
   constexpr const Field& x() const { return x_; }
   constexpr const Field& y() const { return y_; }

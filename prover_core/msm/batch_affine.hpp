@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "prover_core/curve/short_weierstrass.hpp"
@@ -33,16 +34,17 @@ class BatchAffineBuckets {
   using Affine = curve::AffinePoint<C>;
   using Xyzz = curve::XyzzPoint<C>;
 
-  BatchAffineBuckets(size_t buckets, size_t batch)
-      : bucket_(buckets), overflow_(buckets), busy_(buckets, 0), batch_(batch) {
+  // `points` must outlive this object: the batch keeps addresses into it, not copies.
+  BatchAffineBuckets(size_t buckets, size_t batch, std::span<const Affine> points)
+      : points_(points), bucket_(buckets), overflow_(buckets), busy_(buckets, 0), batch_(batch) {
     pending_.reserve(batch);
     denominators_.reserve(batch);
     prefix_.reserve(batch);
   }
 
-  // bucket[index] += q, or -= q when `negate`. `q` must stay in place until Finish(): the
-  // batch keeps its address, not a copy.
-  void Add(size_t index, const Affine& q, bool negate) {
+  // bucket[index] += points[point], or -= when `negate`.
+  void Add(size_t index, size_t point, bool negate) {
+    const Affine& q = points_[point];
     if (q.infinity) return;
     // The paths below the batch are rare (a busy bucket, an empty one, equal x): a signed copy
     // of q costs nothing there.
@@ -77,13 +79,24 @@ class BatchAffineBuckets {
   // Completes the pending batch; the buckets are final afterwards.
   void Finish() { Flush(); }
 
+  // sum_b (b + 1) * bucket[b], as a running sum from the top bucket down. After Finish().
+  Xyzz WeightedSum() const {
+    Xyzz running;
+    Xyzz total;
+    for (size_t b = bucket_.size(); b-- > 0;) {
+      AddBucketTo(b, running);
+      total.Add(running);
+    }
+    return total;
+  }
+
+ private:
   // acc += bucket[index] (its affine part and its overflow).
   void AddBucketTo(size_t index, Xyzz& acc) const {
     acc.AddAffine(bucket_[index]);
     acc.Add(overflow_[index]);
   }
 
- private:
   void Flush() {
     const size_t m = pending_.size();
     if (m == 0) return;
@@ -120,6 +133,7 @@ class BatchAffineBuckets {
   // Additions of a batch ahead of the one being finished whose operands Flush prefetches.
   static constexpr size_t kPrefetchDistance = 4;
 
+  std::span<const Affine> points_;
   std::vector<Affine> bucket_;
   std::vector<Xyzz> overflow_;
   std::vector<uint8_t> busy_;

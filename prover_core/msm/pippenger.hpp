@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "prover_core/curve/short_weierstrass.hpp"
 #include "prover_core/field/bigint.hpp"
 #include "prover_core/msm/batch_affine.hpp"
+#include "prover_core/msm/batch_affine_ifma.hpp"
 #include "prover_core/thread_pool.hpp"
 
 namespace provd::msm {
@@ -42,6 +45,9 @@ struct MsmOptions {
   // Points per pass: the signed digits of a pass take 4 bytes per point and window (80 MiB for
   // 2^20 points), so larger inputs run as several passes whose sums add up.
   size_t max_points_per_pass = size_t{1} << 20;
+  // Batch-affine buckets do their field arithmetic in AVX-512 IFMA lanes where the CPU has them
+  // (batch_affine_ifma.hpp); false keeps them on the scalar path (tests, comparisons).
+  bool use_avx512_ifma = true;
 };
 
 // Batch-affine pays once a batch can be large against the inversion it shares (about 100
@@ -148,8 +154,10 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
   const size_t slices = std::max<size_t>(1, (2 * pool.size() + windows - 1) / windows);
   const size_t slice_len = (n + slices - 1) / slices;
 
-  // digits[w * n + i]: window-major, so each task reads its window contiguously.
-  std::vector<int32_t> digits(windows * n);
+  // digits[w * n + i]: window-major, so each task reads its window contiguously. Every entry is
+  // written below, so the array is left uninitialized (zeroing 4 bytes per point and window
+  // was a pass over tens of MB of its own).
+  const std::unique_ptr<int32_t[]> digits(new int32_t[windows * n]);
   pool.ParallelForRange(n, 1024, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       internal::SignedDigits(scalars[i], c, windows, &digits[i], n);
@@ -160,6 +168,14 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
                             (options.accumulation == BucketAccumulation::kAuto &&
                              c >= kMinBatchAffineWindowBits && slice_len >= 4 * buckets);
   const size_t batch = std::max<size_t>(1, std::min(kMaxAffineBatch, buckets / 4));
+
+#if PROVD_HAVE_IFMA
+  // The points in the lanes' form, converted once for all windows.
+  std::optional<internal::LanePoints<C>> lane_points;
+  if (batch_affine || options.accumulation == BucketAccumulation::kBatchAffine) {
+    if (options.use_avx512_ifma && field::ifma::kIfmaAvailable) lane_points.emplace(points, pool);
+  }
+#endif
 
   std::vector<Xyzz> partial(windows * slices);
   pool.ParallelFor(windows * slices, [&](size_t task) {
@@ -176,21 +192,31 @@ curve::XyzzPoint<C> PippengerMsm(std::span<const curve::AffinePoint<C>> points,
     const size_t window_bits = std::min(c, scalar_bits + 1 - std::min(scalar_bits + 1, w * c));
     const bool affine_here = options.accumulation == BucketAccumulation::kBatchAffine ||
                              (batch_affine && window_bits >= kMinBatchAffineWindowBits);
-    if (affine_here) {
-      internal::BatchAffineBuckets<C> bucket(buckets, batch);
+    auto accumulate_affine = [&](auto& bucket) {
       for (size_t i = begin; i < end; ++i) {
         if (i + internal::kBucketPrefetchDistance < end) {
           const int32_t ahead = d[i + internal::kBucketPrefetchDistance];
           if (ahead != 0) bucket.Prefetch(internal::BucketOf(ahead));
         }
         const int32_t digit = d[i];
-        if (digit != 0) bucket.Add(internal::BucketOf(digit), points[i], digit < 0);
+        if (digit != 0) bucket.Add(internal::BucketOf(digit), i, digit < 0);
       }
       bucket.Finish();
-      for (size_t b = buckets; b-- > 0;) {
-        bucket.AddBucketTo(b, running);
-        total.Add(running);
-      }
+      total = bucket.WeightedSum();
+    };
+    bool in_lanes = false;
+#if PROVD_HAVE_IFMA
+    if (affine_here && lane_points.has_value()) {
+      internal::IfmaBatchAffineBuckets<C> bucket(buckets, batch, points, *lane_points);
+      accumulate_affine(bucket);
+      in_lanes = true;
+    }
+#endif
+    if (in_lanes) {
+      // accumulated above
+    } else if (affine_here) {
+      internal::BatchAffineBuckets<C> bucket(buckets, batch, points);
+      accumulate_affine(bucket);
     } else {
       std::vector<Xyzz> bucket(buckets);
       for (size_t i = begin; i < end; ++i) {

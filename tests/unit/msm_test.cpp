@@ -19,6 +19,26 @@ using ::provd::testing::RandomInstance;
 using ::provd::testing::StatusIs;
 using ::provd::testing::TestRng;
 
+// XYZZ buckets, batch-affine buckets on the scalar path, and batch-affine buckets in AVX-512
+// IFMA lanes (where the CPU has them; otherwise the same as the scalar path).
+struct Accumulation {
+  BucketAccumulation kind;
+  bool ifma;
+  const char* name;
+};
+constexpr Accumulation kAccumulations[] = {
+    {BucketAccumulation::kXyzz, false, "xyzz"},
+    {BucketAccumulation::kBatchAffine, false, "batch-affine"},
+    {BucketAccumulation::kBatchAffine, true, "batch-affine-ifma"},
+};
+MsmOptions With(const Accumulation& a, size_t window_bits) {
+  MsmOptions options;
+  options.accumulation = a.kind;
+  options.use_avx512_ifma = a.ifma;
+  options.window_bits = window_bits;
+  return options;
+}
+
 template <typename C>
 class MsmTest : public ::testing::Test {};
 using Groups =
@@ -44,13 +64,9 @@ TYPED_TEST(MsmTest, EveryWindowWidthAndThreadCountAgree) {
   for (size_t threads : {1u, 2u, 5u}) {
     ThreadPool pool(threads);
     for (size_t c : {1u, 2u, 5u, 8u, 13u}) {
-      for (auto accumulation : {BucketAccumulation::kXyzz, BucketAccumulation::kBatchAffine}) {
-        MsmOptions options;
-        options.window_bits = c;
-        options.accumulation = accumulation;
-        EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, options), reference)
-            << "threads=" << threads << " c=" << c
-            << " batch-affine=" << (accumulation == BucketAccumulation::kBatchAffine);
+      for (const Accumulation& a : kAccumulations) {
+        EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, With(a, c)), reference)
+            << "threads=" << threads << " c=" << c << " " << a.name;
       }
     }
   }
@@ -97,13 +113,11 @@ TYPED_TEST(MsmTest, EdgeCases) {
   in.scalars[6] = all_ones;
   in.scalars[7] = C::kOrder;
   in.scalars[8] = r_minus_1;
-  for (auto accumulation : {BucketAccumulation::kXyzz, BucketAccumulation::kBatchAffine}) {
-    MsmOptions options;
-    options.accumulation = accumulation;
-    options.window_bits = 4;  // few buckets: equal and opposite points meet in one bucket
-    auto result = Msm<C>(in.points, in.scalars, pool, options);
+  for (const Accumulation& a : kAccumulations) {
+    // Few buckets: equal and opposite points meet in one bucket.
+    auto result = Msm<C>(in.points, in.scalars, pool, With(a, 4));
     ASSERT_THAT(result, IsOk());
-    EXPECT_EQ(*result, NaiveMsm(in));
+    EXPECT_EQ(*result, NaiveMsm(in)) << a.name;
   }
 
   std::vector<Scalar> zeros(in.points.size());
@@ -124,16 +138,55 @@ TYPED_TEST(MsmTest, BatchAffineHandlesOneBucketHitOverAndOver) {
   for (size_t i = 0; i < in.scalars.size(); ++i) in.scalars[i] = in.scalars[0];
   for (size_t i = 100; i < 110; ++i) in.points[i] = in.points[99];
   in.points[150] = -in.points[151];
-  MsmOptions options;
-  options.accumulation = BucketAccumulation::kBatchAffine;
-  options.window_bits = 12;
-  auto batch = Msm<C>(in.points, in.scalars, pool, options);
-  ASSERT_THAT(batch, IsOk());
-  options.accumulation = BucketAccumulation::kXyzz;
-  auto xyzz = Msm<C>(in.points, in.scalars, pool, options);
-  ASSERT_THAT(xyzz, IsOk());
-  EXPECT_EQ(*batch, *xyzz);
-  EXPECT_EQ(*batch, NaiveMsm(in));
+  const curve::XyzzPoint<C> naive = NaiveMsm(in);
+  for (const Accumulation& a : kAccumulations) {
+    auto result = Msm<C>(in.points, in.scalars, pool, With(a, 12));
+    ASSERT_THAT(result, IsOk());
+    EXPECT_EQ(*result, naive) << a.name;
+  }
+}
+
+// Bucket sums that meet a running sum equal to them (a doubling) or opposite to it (the
+// running sum cancels), inside one segment of the lane reduction and across segments.
+TYPED_TEST(MsmTest, BucketReductionMeetsEqualAndOppositeRunningSums) {
+  using C = TypeParam;
+  ThreadPool pool(1);
+  Instance<C> base = RandomInstance<C>(2, 14);
+  const auto p = base.points[0];
+  const auto q = base.points[1];
+  const std::vector<std::pair<std::vector<curve::AffinePoint<C>>, std::vector<uint64_t>>> cases = {
+      {{p, p}, {3, 5}},                  // running P meets bucket P: doubling
+      {{p, -p, p}, {3, 5, 9}},           // running -P + P cancels, then restarts
+      {{p, p, q, p}, {1, 20, 40, 120}},  // equal buckets in different segments
+      {{p, p, p, p}, {2, 3, 4, 5}},      // every step a doubling
+  };
+  for (const auto& [points, digits] : cases) {
+    Instance<C> in;
+    in.points = points;
+    for (uint64_t d : digits) in.scalars.push_back(Scalar::FromUint64(d));
+    const curve::XyzzPoint<C> naive = NaiveMsm(in);
+    for (const Accumulation& a : kAccumulations) {
+      for (size_t c : {8u, 9u}) {
+        EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, With(a, c)), naive)
+            << a.name << " c=" << c << " first digits " << digits[0] << "," << digits[1];
+      }
+    }
+  }
+}
+
+// Enough points that batches fill and flush many times, lanes run full and partly idle.
+TYPED_TEST(MsmTest, AccumulationsAgreeOnFullBatches) {
+  using C = TypeParam;
+  ThreadPool pool(2);
+  Instance<C> in = RandomInstance<C>(3001, 13);
+  const curve::XyzzPoint<C> reference =
+      PippengerMsm<C>(in.points, in.scalars, pool, With(kAccumulations[0], 9));
+  for (const Accumulation& a : kAccumulations) {
+    for (size_t c : {8u, 11u}) {
+      EXPECT_EQ(PippengerMsm<C>(in.points, in.scalars, pool, With(a, c)), reference)
+          << a.name << " c=" << c;
+    }
+  }
 }
 
 TYPED_TEST(MsmTest, MismatchedSizesAreAnError) {
