@@ -51,7 +51,7 @@ void BM_MsmWindow(benchmark::State& state) {
   MeasureMsm<C>(state, options);
 }
 BENCHMARK(BM_MsmWindow<curve::Bn254G1>)
-    ->ArgsProduct({{18, 20}, {12, 13, 14, 15, 16, 17, 18}})
+    ->ArgsProduct({{16, 18, 20}, {11, 12, 13, 14, 15, 16, 17, 18}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
