@@ -5,13 +5,17 @@
 #
 #   scripts/gpu-check.sh bundle        here: builds the GPU tests, gpu_bench and provd for sm_90
 #                                      (build/gpu-check) and packs them, their libraries and the
-#                                      circuit fixtures into build/gpu-bundle.tar.gz (about 36 MiB:
-#                                      carry that path)
-#   scripts/gpu-check.sh run OUT_DIR   there: self-test, GPU tests, a GPU proof checked against the
+#                                      circuit fixtures (and bench/groth16's 2^14 key when it
+#                                      exists) into build/gpu-bundle.tar.gz (about 48 MiB: carry
+#                                      that path)
+#   scripts/gpu-check.sh run OUT_DIR   there: self-test, GPU tests, GPU proofs checked against the
 #                                      CPU's bytes, the benchmarks; report in OUT_DIR/report.txt
+#   scripts/gpu-check.sh bundle-groth16 [KEY_DIR] / run-groth16 OUT_DIR
+#                                      the Groth16 GPU/CPU split at 2^16 constraints (below)
 #
-# The run takes about 5 minutes on an H200 (most of it the CPU side of the benchmarks) and stops
-# itself at 8.
+# The run stops itself after GPU_CHECK_SECONDS (default 480); each step has its own cap too, so
+# one that hangs costs its cap, not the run. The GPU benchmarks run before their CPU peers so a
+# short run still brings the GPU figures back.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -36,6 +40,12 @@ bundle() {
   tests/circuits/generate.sh "$build/test-circuits" >/dev/null
   cp -r "$build/test-circuits/." "$out/circuits/"
   rm -rf "$out/circuits/ptau"
+  # A larger proof for the GPU/CPU split, when bench/groth16/run.sh has made its keys (2^14
+  # constraints: 9 MiB; 2^16 would not fit in what a device call carries).
+  local big=${GPU_CHECK_GROTH16:-build/bench-groth16/k14}
+  if [[ -f $big/circuit.zkey ]]; then
+    mkdir -p "$out/groth16" && cp "$big/circuit.zkey" "$big/witness.wtns" "$out/groth16/"
+  fi
   tar -C build -czf "$out.tar.gz" gpu-bundle
   du -sh "$out.tar.gz"
 }
@@ -50,7 +60,11 @@ run() {
   local report="$out/report.txt"
   export LD_LIBRARY_PATH="$PWD/$b/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export PROVD_CIRCUITS_DIR="$PWD/$b/circuits"
-  local deadline=$((SECONDS + 480)) failed=0
+  local deadline=$((SECONDS + ${GPU_CHECK_SECONDS:-480})) failed=0
+  # At most 8 files come back from a device machine: the report (every step's output) and the
+  # benchmarks' JSON; proofs and lock files stay in a scratch folder.
+  local work
+  work=$(mktemp -d)
   step() {  # step NAME SECONDS COMMAND...: runs with a timeout and logs into the report
     local name=$1 limit=$2
     shift 2
@@ -61,32 +75,108 @@ run() {
       failed=1
       return
     fi
-    echo "== $name" | tee -a "$report"
-    timeout "$limit" "$@" 2>&1 | tee -a "$report" "$out/$name.log" >/dev/null
+    echo "== $name (cap ${limit}s)" | tee -a "$report"
+    local start=$SECONDS
+    timeout "$limit" "$@" 2>&1 | tee -a "$report" >/dev/null
     local rc=${PIPESTATUS[0]}
-    echo "== $name: exit $rc" | tee -a "$report"
+    echo "== $name: exit $rc after $((SECONDS - start))s" | tee -a "$report"
     ((rc != 0)) && failed=1
   }
-  { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } >"$report" 2>&1
+  { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv; } \
+    >"$report" 2>&1
+  local kt=$b/bin/kernels_cuda_gpu_test
   step self_test 60 "$b/bin/kernels_self_test_gpu"
-  step kernels 240 "$b/bin/kernels_cuda_gpu_test"
+  step field_ops 40 "$kt" --gtest_filter='CudaFieldTest*'
+  step msm 90 "$kt" --gtest_filter='CudaMsmTest*:CudaMsmBudgetTest*'
+  step ntt 90 "$kt" --gtest_filter='CudaNttTest*'
+  step session 40 "$kt" --gtest_filter='CudaSessionTest*'
   # snarkjs (node) is not on device machines: bytes equal to the CPU proof's, which snarkjs
   # accepts in CI, stand for it.
   step groth16 120 "$b/bin/kernels_cuda_groth16_test" --gtest_filter=-*Snarkjs*
   local k=$b/circuits/poseidon_bn128
   step prove_gpu 60 "$b/bin/provd" prove --backend gpu --verbose --seed 01 --zkey "$k/circuit.zkey" \
-    --witness "$k/witness.wtns" --proof-out "$out/proof_gpu.json" --public-out "$out/public.json" \
-    --lock-dir "$out/locks"
+    --witness "$k/witness.wtns" --proof-out "$work/proof_gpu.json" \
+    --public-out "$work/public.json" --lock-dir "$work/locks"
   step prove_cpu 60 "$b/bin/provd" prove --backend cpu --seed 01 --zkey "$k/circuit.zkey" \
-    --witness "$k/witness.wtns" --proof-out "$out/proof_cpu.json" --public-out "$out/public.json"
-  step same_proof 5 cmp "$out/proof_gpu.json" "$out/proof_cpu.json"
-  step bench 200 "$b/bin/gpu_bench" --benchmark_min_time=0.3
+    --witness "$k/witness.wtns" --proof-out "$work/proof_cpu.json" --public-out "$work/public.json"
+  step same_proof 5 cmp "$work/proof_gpu.json" "$work/proof_cpu.json"
+  if [[ -f $b/groth16/circuit.zkey ]]; then
+    local g=$b/groth16
+    step prove_big_gpu 60 "$b/bin/provd" prove --backend gpu --verbose --seed 02 \
+      --zkey "$g/circuit.zkey" --witness "$g/witness.wtns" --proof-out "$work/big_gpu.json" \
+      --public-out "$work/big_public.json" --lock-dir "$work/locks"
+    step prove_big_cpu 60 "$b/bin/provd" prove --backend cpu --verbose --seed 02 \
+      --zkey "$g/circuit.zkey" --witness "$g/witness.wtns" --proof-out "$work/big_cpu.json" \
+      --public-out "$work/big_public.json"
+    step same_big_proof 5 cmp "$work/big_gpu.json" "$work/big_cpu.json"
+  fi
+  # GPU_CHECK_BENCH narrows the GPU benchmarks (a regex); GPU_CHECK_CPU_BENCH=0 skips the CPU's.
+  step bench_gpu 150 "$b/bin/gpu_bench" --benchmark_min_time=0.3 \
+    --benchmark_filter="${GPU_CHECK_BENCH:-.}.*/1/real_time" \
+    --benchmark_out="$out/bench_gpu.json"
+  step msm_large 60 "$kt" --gtest_filter='CudaMsmLargeTest*:CudaNttLargeTest*'
+  [[ ${GPU_CHECK_CPU_BENCH:-1} == 0 ]] ||
+    step bench_cpu 120 "$b/bin/gpu_bench" --benchmark_min_time=0.3 --benchmark_filter=/0/real_time \
+    --benchmark_out="$out/bench_cpu.json"
+  rm -rf "$work"
   echo "overall: $([[ $failed == 0 ]] && echo PASS || echo FAIL)" | tee -a "$report"
+  return $failed
+}
+
+# The Groth16 GPU/CPU split at a size whose key does not fit beside the full bundle: provd, its
+# libraries and one bench/groth16 key (2^16 constraints: 36 MiB) in build/gpu-groth16.tar.gz.
+bundle_groth16() {
+  set -e
+  local keys=${1:-build/bench-groth16/k16} build=build/gpu-check out=build/gpu-groth16
+  [[ -f $keys/circuit.zkey ]] || { echo "no $keys/circuit.zkey: bench/groth16/run.sh --keys-only 16"; return 2; }
+  cmake --build "$build" --target provd
+  rm -rf "$out" && mkdir -p "$out/bin" "$out/lib"
+  cp "$build/daemon/provd" "$out/bin/" && strip "$out/bin/provd"
+  ldd "$build/daemon/provd" | awk '/=> \//{print $3}' | sort -u |
+    grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
+    while read -r lib; do cp -L "$lib" "$out/lib/"; done
+  cp "$keys/circuit.zkey" "$keys/witness.wtns" "$out/"
+  tar -C build -czf "$out.tar.gz" gpu-groth16
+  du -sh "$out.tar.gz"
+}
+
+# Two GPU proofs, one with every kernel loaded at start (CUDA_MODULE_LOADING=EAGER), two CPU
+# proofs, and the GPU proof's bytes against the CPU's; report in OUT_DIR/groth16.txt.
+run_groth16() {
+  local out=${1:?usage: scripts/gpu-check.sh run-groth16 OUT_DIR} b=build/gpu-groth16
+  [[ -d $b ]] || tar -C build -xzf "$b.tar.gz" || return 2
+  export LD_LIBRARY_PATH="$PWD/$b/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local work report=$out/groth16.txt failed=0
+  work=$(mktemp -d)
+  mkdir -p "$out"
+  prove() {  # prove NAME BACKEND [ENV...]
+    local name=$1 backend=$2
+    shift 2
+    echo "== $name ($backend $*)" | tee -a "$report"
+    env "$@" timeout 120 "$b/bin/provd" prove --backend "$backend" --verbose --seed 03 \
+      --zkey "$b/circuit.zkey" --witness "$b/witness.wtns" --proof-out "$work/$name.json" \
+      --public-out "$work/public.json" --lock-dir "$work/locks" 2>&1 | tee -a "$report" >/dev/null
+    ((PIPESTATUS[0] == 0)) || failed=1
+    nvidia-smi --query-gpu=clocks.sm --format=csv,noheader >>"$report" 2>&1
+  }
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv >"$report" 2>&1
+  prove gpu1 gpu
+  prove gpu2 gpu
+  prove gpu_eager gpu CUDA_MODULE_LOADING=EAGER
+  prove cpu1 cpu
+  prove cpu2 cpu
+  for name in gpu1 gpu2 gpu_eager; do
+    cmp "$work/$name.json" "$work/cpu1.json" >>"$report" 2>&1 || failed=1
+  done
+  echo "overall: $([[ $failed == 0 ]] && echo PASS || echo FAIL)" | tee -a "$report"
+  rm -rf "$work"
   return $failed
 }
 
 case "$mode" in
   bundle) bundle ;;
   run) shift; run "$@" ;;
-  *) sed -n 2,14p "$0"; exit 2 ;;
+  bundle-groth16) shift; bundle_groth16 "$@" ;;
+  run-groth16) shift; run_groth16 "$@" ;;
+  *) sed -n 2,18p "$0"; exit 2 ;;
 esac
