@@ -46,6 +46,30 @@ class CudaStream {
   cudaStream_t stream_ = nullptr;
 };
 
+// An event that orders host work against a stream (timing off: only completion is tracked).
+class CudaEvent {
+ public:
+  CudaEvent() = default;
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  ~CudaEvent() { reset(); }
+
+  cudaError_t create() {
+    reset();
+    return cudaEventCreateWithFlags(&event_, cudaEventDisableTiming);
+  }
+  void reset() {
+    if (event_ == nullptr) return;
+    (void)cudaEventSynchronize(event_);
+    (void)cudaEventDestroy(event_);
+    event_ = nullptr;
+  }
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
 // How a GrowOnlyBuffer gets and returns its memory: device memory, or page-locked host memory
 // (so that copies to and from the device are real async DMA).
 struct DeviceAllocation {

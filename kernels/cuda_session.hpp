@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -31,6 +32,15 @@ struct CudaSessionOptions {
   // device, as a launch failure would (0: never). The daemon reads it from
   // PROVD_CUDA_FAULT_EVERY.
   uint64_t fail_every = 0;
+  // Waits for the device after each phase of a call (upload, sort, buckets, ...) and records its
+  // wall time in last_call_phases(): for benchmarks and diagnosis, since the waits cost overlap.
+  bool time_phases = false;
+};
+
+// One phase of a call and its wall time (summed over the call's batches).
+struct CudaPhase {
+  std::string name;
+  double milliseconds = 0;
 };
 
 class CudaSession {
@@ -64,6 +74,8 @@ class CudaSession {
   // Device memory this session holds now.
   uint64_t device_bytes() const;
   uint64_t vram_budget_bytes() const { return budget_; }
+  // The phases of the last MSM or NTT call, in order (empty unless options.time_phases).
+  const std::vector<CudaPhase>& last_call_phases() const { return phases_; }
 
   struct Resources;  // cuda_session_resources.cuh
 
@@ -76,6 +88,7 @@ class CudaSession {
   CudaSessionOptions options_;
   uint64_t budget_;
   uint64_t calls_ = 0;
+  std::vector<CudaPhase> phases_;
   std::unique_ptr<Resources> resources_;
 };
 

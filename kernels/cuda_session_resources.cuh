@@ -1,15 +1,20 @@
 // What a CudaSession holds on its device, shared by the session and its kernels' launchers.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "kernels/cuda_resources.cuh"
 #include "kernels/cuda_session.hpp"
 #include "kernels/cuda_status.hpp"
+#include "kernels/parallel_copy.hpp"
 
 namespace provd::kernels {
 
@@ -24,6 +29,10 @@ enum class Slot : size_t {
   kSortTemp,
   kRunBegins,
   kRunEnds,
+  kSubRunCounts,
+  kFirstSubRuns,
+  kSubRunOwners,
+  kSubRunSums,
   kBuckets,
   kSegments,
   kWindows,
@@ -32,10 +41,17 @@ enum class Slot : size_t {
   kCount,
 };
 
+// Uploads from pageable memory move through two pinned halves of this size: the host copy into
+// one overlaps the DMA out of the other, so an upload costs about the larger of the two.
+inline constexpr size_t kStagingChunkBytes = size_t{32} << 20;
+
 struct CudaSession::Resources {
   CudaStream stream;  // declared first: destroyed after every buffer that uses it
   std::array<GrowOnlyDeviceBuffer, static_cast<size_t>(Slot::kCount)> buffers;
+  // Pinned memory for transfers: uploads use two halves of kStagingChunkBytes (the events say
+  // when the DMA out of each half is done); a download lands whole. Destroyed before the stream.
   PinnedHostBuffer staging;
+  std::array<CudaEvent, 2> staged;
   // Which stage table kTwiddles holds: (field name, log n, direction); null name: none.
   const char* twiddle_field = nullptr;
   size_t twiddle_log_n = 0;
@@ -51,30 +67,57 @@ struct CudaSession::Resources {
     return b.as<T>();
   }
 
-  // Copies `count` elements to device memory `to` through the pinned staging buffer. The
-  // staging buffer is reused by the next upload, so this waits for the copy to finish.
+  // Copies `count` elements to device memory `to`. The copy is ordered before the stream's
+  // later work; `from` may be reused as soon as this returns.
   template <typename T>
   absl::Status Upload(T* to, const T* from, uint64_t count, const char* what) {
     const size_t bytes = count * sizeof(T);
-    PROVD_CUDA_RETURN_IF_ERROR(staging.reserve(bytes, stream.get()), what);
-    std::memcpy(staging.as<void>(), from, bytes);
-    PROVD_CUDA_RETURN_IF_ERROR(
-        cudaMemcpyAsync(to, staging.as<void>(), bytes, cudaMemcpyHostToDevice, stream.get()), what);
-    PROVD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream.get()), what);
+    if (bytes == 0) return absl::OkStatus();
+    absl::StatusOr<size_t> chunk = EnsureStaging(bytes, what);
+    if (!chunk.ok()) return chunk.status();
+    auto* dst = reinterpret_cast<char*>(to);
+    const auto* src = reinterpret_cast<const char*>(from);
+    for (size_t i = 0; i * *chunk < bytes; ++i) {
+      const size_t offset = i * *chunk;
+      const size_t len = std::min(*chunk, bytes - offset);
+      char* half = staging.as<char>() + (i % 2) * *chunk;
+      // The half's previous DMA (of this upload or an earlier one) must be done with it.
+      PROVD_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(staged[i % 2].get()), what);
+      ParallelCopy(half, src + offset, len);
+      PROVD_CUDA_RETURN_IF_ERROR(
+          cudaMemcpyAsync(dst + offset, half, len, cudaMemcpyHostToDevice, stream.get()), what);
+      PROVD_CUDA_RETURN_IF_ERROR(cudaEventRecord(staged[i % 2].get(), stream.get()), what);
+    }
     return absl::OkStatus();
   }
 
-  // Copies `count` elements back from the device into `to`, through the staging buffer.
+  // Copies `count` elements back from the device into `to`, after the stream's earlier work.
+  // All or nothing: the whole result lands in the staging buffer before any of `to` changes, so
+  // a failed call leaves the caller's data as it was (the CPU reruns the work on it).
   template <typename T>
   absl::Status Download(T* to, const T* from, uint64_t count, const char* what) {
     const size_t bytes = count * sizeof(T);
+    if (bytes == 0) return absl::OkStatus();
     PROVD_CUDA_RETURN_IF_ERROR(staging.reserve(bytes, stream.get()), what);
     PROVD_CUDA_RETURN_IF_ERROR(
         cudaMemcpyAsync(staging.as<void>(), from, bytes, cudaMemcpyDeviceToHost, stream.get()),
         what);
     PROVD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream.get()), what);
-    std::memcpy(to, staging.as<void>(), bytes);
+    ParallelCopy(to, staging.as<void>(), bytes);
     return absl::OkStatus();
+  }
+
+  // Staging for an upload of `bytes`: two halves of up to kStagingChunkBytes, no larger than
+  // the upload needs (pinning memory costs about as much as copying it, and a session may live
+  // for one small proof). Returns the size of a half.
+  absl::StatusOr<size_t> EnsureStaging(size_t bytes, const char* what) {
+    const size_t wanted = std::min(kStagingChunkBytes, ((bytes + 1) / 2 + 4095) / 4096 * 4096);
+    PROVD_CUDA_RETURN_IF_ERROR(staging.reserve(2 * wanted, stream.get()), what);
+    for (CudaEvent& e : staged) {
+      if (e.get() == nullptr) PROVD_CUDA_RETURN_IF_ERROR(e.create(), what);
+    }
+    // A download may have grown the buffer: larger halves then, still within the buffer.
+    return std::min(kStagingChunkBytes, staging.capacity() / 2);
   }
 
   uint64_t device_bytes() const {
@@ -100,9 +143,39 @@ struct CudaSession::Resources {
     (void)cudaStreamSynchronize(stream.get());
     for (GrowOnlyDeviceBuffer& b : buffers) b.reset(stream.get());
     staging.reset(stream.get());
+    for (CudaEvent& e : staged) e.reset();
     twiddle_field = nullptr;
     stream.reset();
   }
+};
+
+// Records the wall time of a call's phases into CudaSession::last_call_phases() when enabled:
+// Mark(name) waits for the stream and charges the time since the previous mark to `name`.
+class PhaseClock {
+ public:
+  PhaseClock(bool enabled, cudaStream_t stream, std::vector<CudaPhase>& phases)
+      : enabled_(enabled), stream_(stream), phases_(phases), last_(Clock::now()) {
+    phases_.clear();
+  }
+  void Mark(std::string_view name) {
+    if (!enabled_) return;
+    // A failed wait is the call's own error to report; the clock only measures.
+    if (cudaStreamSynchronize(stream_) != cudaSuccess) return;
+    const Clock::time_point now = Clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    auto it = std::find_if(phases_.begin(), phases_.end(),
+                           [&](const CudaPhase& p) { return p.name == name; });
+    if (it == phases_.end()) it = phases_.insert(phases_.end(), CudaPhase{std::string(name), 0});
+    it->milliseconds += ms;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  cudaStream_t stream_;
+  std::vector<CudaPhase>& phases_;
+  Clock::time_point last_;
 };
 
 // Grid size for a grid-stride kernel over `count` items.

@@ -49,18 +49,40 @@ absl::StatusOr<curve::XyzzPoint<C>> RunMsmPipelineOnHost(
     MarkRun(sorted_keys.data(), layout.pairs(), j, begins.data(), ends.data());
   }
 
+  std::vector<uint32_t> counts(layout.buckets());
+  for (uint32_t b = 0; b < layout.buckets(); ++b) {
+    counts[b] = SubRunCount(layout, b, begins.data(), ends.data());
+  }
+  std::vector<uint32_t> first_sub(layout.buckets());
+  std::exclusive_scan(counts.begin(), counts.end(), first_sub.begin(), uint32_t{0});
+  std::vector<uint32_t> owner(MaxSubRuns(layout));
+  std::vector<Xyzz> partial(MaxSubRuns(layout));
+  for (uint32_t s = 0; s < MaxSubRuns(layout); ++s) {
+    AccumulateSubRun<C>(layout, s, points.data(), sorted_values.data(), begins.data(), ends.data(),
+                        first_sub.data(), counts.data(), owner.data(), partial.data());
+  }
+  for (uint32_t stride = 1; stride < MaxSubRunsPerBucket(layout); stride *= 2) {
+    for (uint32_t s = 0; s < MaxSubRuns(layout); ++s) {
+      FoldSubRuns<C>(layout, stride, s, first_sub.data(), counts.data(), owner.data(),
+                     partial.data());
+    }
+  }
   std::vector<Xyzz> buckets(layout.buckets());
   for (uint32_t b = 0; b < layout.buckets(); ++b) {
-    buckets[b] = AccumulateBucket<C>(layout, b, points.data(), sorted_values.data(), begins.data(),
-                                     ends.data());
+    buckets[b] = BucketSum<C>(b, first_sub.data(), counts.data(), partial.data());
   }
   std::vector<Xyzz> segment_sums(layout.segments());
   for (uint32_t s = 0; s < layout.segments(); ++s) {
     segment_sums[s] = ReduceSegment<C>(layout, s, buckets.data());
   }
+  for (uint32_t stride = 1; stride < layout.segments_per_window(); stride *= 2) {
+    for (uint32_t item = 0; item < FoldItems(layout, stride); ++item) {
+      FoldSegmentPair<C>(layout, stride, item, segment_sums.data());
+    }
+  }
   std::vector<Xyzz> window_sums(layout.windows);
   for (uint32_t w = 0; w < layout.windows; ++w) {
-    window_sums[w] = SumWindow<C>(layout, w, segment_sums.data());
+    window_sums[w] = WindowSum<C>(layout, w, segment_sums.data());
   }
   return CombineWindows<C>(layout, window_sums.data());
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -37,14 +38,41 @@ __global__ void __launch_bounds__(kBlock)
   PROVD_GRID_STRIDE(j, count) { MarkRun(sorted_keys, count, j, begins, ends); }
 }
 
+__global__ void __launch_bounds__(kBlock)
+    SubRunCountKernel(MsmLayout layout, const uint32_t* begins, const uint32_t* ends,
+                      uint32_t* counts) {
+  PROVD_GRID_STRIDE(b, layout.buckets()) {
+    counts[b] = SubRunCount(layout, static_cast<uint32_t>(b), begins, ends);
+  }
+}
+
 template <typename C>
 __global__ void __launch_bounds__(kBlock)
-    BucketsKernel(MsmLayout layout, const curve::AffinePoint<C>* points,
+    SubRunsKernel(MsmLayout layout, const curve::AffinePoint<C>* points,
                   const uint32_t* sorted_values, const uint32_t* begins, const uint32_t* ends,
-                  curve::XyzzPoint<C>* buckets) {
+                  const uint32_t* first_sub, const uint32_t* counts, uint32_t* owner,
+                  curve::XyzzPoint<C>* partial) {
+  PROVD_GRID_STRIDE(s, MaxSubRuns(layout)) {
+    AccumulateSubRun<C>(layout, static_cast<uint32_t>(s), points, sorted_values, begins, ends,
+                        first_sub, counts, owner, partial);
+  }
+}
+
+template <typename C>
+__global__ void __launch_bounds__(kBlock)
+    FoldSubRunsKernel(MsmLayout layout, uint32_t stride, const uint32_t* first_sub,
+                      const uint32_t* counts, const uint32_t* owner, curve::XyzzPoint<C>* partial) {
+  PROVD_GRID_STRIDE(s, MaxSubRuns(layout)) {
+    FoldSubRuns<C>(layout, stride, static_cast<uint32_t>(s), first_sub, counts, owner, partial);
+  }
+}
+
+template <typename C>
+__global__ void __launch_bounds__(kBlock)
+    BucketsKernel(MsmLayout layout, const uint32_t* first_sub, const uint32_t* counts,
+                  const curve::XyzzPoint<C>* partial, curve::XyzzPoint<C>* buckets) {
   PROVD_GRID_STRIDE(b, layout.buckets()) {
-    buckets[b] =
-        AccumulateBucket<C>(layout, static_cast<uint32_t>(b), points, sorted_values, begins, ends);
+    buckets[b] = BucketSum<C>(static_cast<uint32_t>(b), first_sub, counts, partial);
   }
 }
 
@@ -59,25 +87,39 @@ __global__ void __launch_bounds__(kBlock)
 
 template <typename C>
 __global__ void __launch_bounds__(kBlock)
+    FoldKernel(MsmLayout layout, uint32_t stride, curve::XyzzPoint<C>* segment_sums) {
+  PROVD_GRID_STRIDE(item, FoldItems(layout, stride)) {
+    FoldSegmentPair<C>(layout, stride, static_cast<uint32_t>(item), segment_sums);
+  }
+}
+
+template <typename C>
+__global__ void __launch_bounds__(kBlock)
     WindowsKernel(MsmLayout layout, const curve::XyzzPoint<C>* segment_sums,
                   curve::XyzzPoint<C>* window_sums) {
   PROVD_GRID_STRIDE(w, layout.windows) {
-    window_sums[w] = SumWindow<C>(layout, static_cast<uint32_t>(w), segment_sums);
+    window_sums[w] = WindowSum<C>(layout, static_cast<uint32_t>(w), segment_sums);
   }
 }
 
 #undef PROVD_GRID_STRIDE
 
-// Bytes the radix sort needs besides its inputs and outputs.
-inline absl::StatusOr<size_t> SortTempBytes(uint64_t pairs, uint32_t key_bits) {
-  size_t bytes = 0;
+// Bytes the radix sort or the sub-run scan need besides their inputs and outputs (they share
+// one buffer).
+inline absl::StatusOr<size_t> SortTempBytes(uint64_t pairs, uint32_t key_bits, uint32_t buckets) {
+  size_t sort_bytes = 0;
   PROVD_CUDA_RETURN_IF_ERROR(
       cub::DeviceRadixSort::SortPairs(
-          nullptr, bytes, static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
-          static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), pairs, 0,
-          static_cast<int>(key_bits)),
+          nullptr, sort_bytes, static_cast<const uint32_t*>(nullptr),
+          static_cast<uint32_t*>(nullptr), static_cast<const uint32_t*>(nullptr),
+          static_cast<uint32_t*>(nullptr), pairs, 0, static_cast<int>(key_bits)),
       "MSM sort (size query)");
-  return bytes;
+  size_t scan_bytes = 0;
+  PROVD_CUDA_RETURN_IF_ERROR(
+      cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const uint32_t*>(nullptr),
+                                    static_cast<uint32_t*>(nullptr), static_cast<int>(buckets)),
+      "MSM sub-run scan (size query)");
+  return std::max(sort_bytes, scan_bytes);
 }
 
 // Device bytes of one batch with `layout`.
@@ -85,7 +127,8 @@ template <typename C>
 uint64_t BatchBytes(const MsmLayout& layout, size_t sort_temp) {
   return uint64_t{layout.points} * (sizeof(curve::AffinePoint<C>) + sizeof(msm::Scalar)) +
          layout.pairs() * 4 * sizeof(uint32_t) + sort_temp +
-         uint64_t{layout.buckets()} * (2 * sizeof(uint32_t) + sizeof(curve::XyzzPoint<C>)) +
+         uint64_t{layout.buckets()} * (4 * sizeof(uint32_t) + sizeof(curve::XyzzPoint<C>)) +
+         MaxSubRuns(layout) * (sizeof(uint32_t) + sizeof(curve::XyzzPoint<C>)) +
          (uint64_t{layout.segments()} + layout.windows) * sizeof(curve::XyzzPoint<C>);
 }
 
@@ -126,7 +169,8 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
     if (!planned.ok()) return planned.status();
     layout = *planned;
     batch = layout.points;
-    absl::StatusOr<size_t> temp = SortTempBytes(layout.pairs(), layout.key_bits());
+    absl::StatusOr<size_t> temp =
+        SortTempBytes(layout.pairs(), layout.key_bits(), layout.buckets());
     if (!temp.ok()) return temp.status();
     sort_temp = *temp;
     if (BatchBytes<C>(layout, sort_temp) <= budget_) break;
@@ -138,6 +182,7 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
   }
 
   cudaStream_t stream = r.stream.get();
+  PhaseClock clock(options_.time_phases, stream, phases_);
   auto reserve_all = [&]() -> absl::Status {
     const char* w = what.c_str();
     // Slots only grow: if keeping the larger buffers of earlier calls (a G2 MSM's buckets, say)
@@ -153,6 +198,10 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
              std::pair{Slot::kSortTemp, uint64_t{sort_temp}},
              std::pair{Slot::kRunBegins, uint64_t{layout.buckets()} * sizeof(uint32_t)},
              std::pair{Slot::kRunEnds, uint64_t{layout.buckets()} * sizeof(uint32_t)},
+             std::pair{Slot::kSubRunCounts, uint64_t{layout.buckets()} * sizeof(uint32_t)},
+             std::pair{Slot::kFirstSubRuns, uint64_t{layout.buckets()} * sizeof(uint32_t)},
+             std::pair{Slot::kSubRunOwners, MaxSubRuns(layout) * sizeof(uint32_t)},
+             std::pair{Slot::kSubRunSums, MaxSubRuns(layout) * sizeof(Xyzz)},
              std::pair{Slot::kBuckets, uint64_t{layout.buckets()} * sizeof(Xyzz)},
              std::pair{Slot::kSegments, uint64_t{layout.segments()} * sizeof(Xyzz)},
              std::pair{Slot::kWindows, uint64_t{layout.windows} * sizeof(Xyzz)},
@@ -162,6 +211,7 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
     return absl::OkStatus();
   };
   if (absl::Status s = reserve_all(); !s.ok()) return s;
+  clock.Mark("allocate");
 
   Xyzz total;
   std::vector<Xyzz> window_sums;
@@ -178,6 +228,10 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
     auto* d_sorted_values = r.buffer(Slot::kSortedValues).as<uint32_t>();
     auto* d_begins = r.buffer(Slot::kRunBegins).as<uint32_t>();
     auto* d_ends = r.buffer(Slot::kRunEnds).as<uint32_t>();
+    auto* d_counts = r.buffer(Slot::kSubRunCounts).as<uint32_t>();
+    auto* d_first_sub = r.buffer(Slot::kFirstSubRuns).as<uint32_t>();
+    auto* d_owner = r.buffer(Slot::kSubRunOwners).as<uint32_t>();
+    auto* d_partial = r.buffer(Slot::kSubRunSums).as<Xyzz>();
     auto* d_buckets = r.buffer(Slot::kBuckets).as<Xyzz>();
     auto* d_segments = r.buffer(Slot::kSegments).as<Xyzz>();
     auto* d_windows = r.buffer(Slot::kWindows).as<Xyzz>();
@@ -186,18 +240,21 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
       return s;
     if (absl::Status s = r.Upload(d_scalars, scalars.data() + begin, count, what.c_str()); !s.ok())
       return s;
+    clock.Mark("upload");
     if (inject_fault) {
       return absl::UnavailableError(
           absl::StrCat(what, ": injected launch failure (fault injection)"));
     }
     DigitsKernel<<<GridFor(l.points, kBlock), kBlock, 0, stream>>>(l, d_scalars, d_keys, d_values);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": digits");
+    clock.Mark("digits");
     size_t temp_bytes = sort_temp;
     PROVD_CUDA_RETURN_IF_ERROR(
         cub::DeviceRadixSort::SortPairs(r.buffer(Slot::kSortTemp).as<void>(), temp_bytes, d_keys,
                                         d_sorted_keys, d_values, d_sorted_values, l.pairs(), 0,
                                         static_cast<int>(l.key_bits()), stream),
         what + ": sort");
+    clock.Mark("sort");
     PROVD_CUDA_RETURN_IF_ERROR(
         cudaMemsetAsync(d_begins, 0, uint64_t{l.buckets()} * sizeof(uint32_t), stream), what);
     PROVD_CUDA_RETURN_IF_ERROR(
@@ -205,19 +262,44 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
     MarkRunsKernel<<<GridFor(l.pairs(), kBlock), kBlock, 0, stream>>>(d_sorted_keys, l.pairs(),
                                                                       d_begins, d_ends);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": runs");
-    BucketsKernel<C><<<GridFor(l.buckets(), kBlock), kBlock, 0, stream>>>(
-        l, d_points, d_sorted_values, d_begins, d_ends, d_buckets);
+    clock.Mark("runs");
+    SubRunCountKernel<<<GridFor(l.buckets(), kBlock), kBlock, 0, stream>>>(l, d_begins, d_ends,
+                                                                           d_counts);
+    PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": sub-run counts");
+    temp_bytes = sort_temp;
+    PROVD_CUDA_RETURN_IF_ERROR(
+        cub::DeviceScan::ExclusiveSum(r.buffer(Slot::kSortTemp).as<void>(), temp_bytes, d_counts,
+                                      d_first_sub, static_cast<int>(l.buckets()), stream),
+        what + ": sub-run scan");
+    SubRunsKernel<C><<<GridFor(MaxSubRuns(l), kBlock), kBlock, 0, stream>>>(
+        l, d_points, d_sorted_values, d_begins, d_ends, d_first_sub, d_counts, d_owner, d_partial);
+    PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": sub-runs");
+    for (uint32_t stride = 1; stride < MaxSubRunsPerBucket(l); stride *= 2) {
+      FoldSubRunsKernel<C><<<GridFor(MaxSubRuns(l), kBlock), kBlock, 0, stream>>>(
+          l, stride, d_first_sub, d_counts, d_owner, d_partial);
+      PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": sub-run fold");
+    }
+    BucketsKernel<C><<<GridFor(l.buckets(), kBlock), kBlock, 0, stream>>>(l, d_first_sub, d_counts,
+                                                                          d_partial, d_buckets);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": buckets");
+    clock.Mark("buckets");
     SegmentsKernel<C>
         <<<GridFor(l.segments(), kBlock), kBlock, 0, stream>>>(l, d_buckets, d_segments);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": segments");
+    for (uint32_t stride = 1; stride < l.segments_per_window(); stride *= 2) {
+      FoldKernel<C>
+          <<<GridFor(FoldItems(l, stride), kBlock), kBlock, 0, stream>>>(l, stride, d_segments);
+      PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": fold");
+    }
     WindowsKernel<C><<<GridFor(l.windows, kBlock), kBlock, 0, stream>>>(l, d_segments, d_windows);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": windows");
+    clock.Mark("reduce");
     window_sums.resize(l.windows);
     if (absl::Status s = r.Download(window_sums.data(), d_windows, l.windows, what.c_str());
         !s.ok())
       return s;
     total.Add(CombineWindows<C>(l, window_sums.data()));
+    clock.Mark("download");
   }
   return total;
 }

@@ -9,11 +9,18 @@
 //   1. digits      for point i and window w: key = w * 2^c + digit_w(k_i), value = i  (W n pairs)
 //   2. sort        the pairs by key (CUB's radix sort on the device)
 //   3. runs        [begin, end) of every key's run in the sorted pairs
-//   4. buckets     bucket (w, d) = sum of the points whose window-w digit is d   (one per thread;
-//                  d = 0 stays empty)
+//   4. buckets     bucket (w, d) = sum of the points whose window-w digit is d, in sub-runs of
+//                  at most K points folded in a tree (4a-4e below; d = 0 stays empty)
 //   5. segments    a window's 2^c buckets in segments of L: sum_d d B_d over the segment
-//   6. windows     window w = sum of its segments
-//   7. host        Horner over the W window sums, c doublings apart
+//   6. fold        log2(S) launches, each adding segment sums in pairs, until a window's sum
+//                  sits in its first segment
+//   7. windows     gathers those W sums for the download
+//   8. host        Horner over the W window sums, c doublings apart
+//
+// Steps 5 and 6 are a tree, not a walk: one thread per window walking 2^c buckets is a chain of
+// 2^(c+1) dependent additions (15 ms at c = 16 on an H200, more than the buckets' own step at
+// 2^20 points), while segments of L = 16 and a fold keep the chain at about 2L + c + log2(S)
+// additions and give tens of thousands of threads work.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +52,7 @@ struct MsmLayout {
 };
 
 inline constexpr uint32_t kMaxGpuWindowBits = 16;
+inline constexpr uint32_t kSegmentBucketsLog = 4;
 // Sorted pairs are indexed with 32-bit integers (run bounds) and sorted with int-sized counts.
 inline constexpr uint64_t kMaxMsmPairs = (uint64_t{1} << 31) - 1;
 inline constexpr uint32_t kScalarBits = 256;
@@ -71,9 +79,10 @@ inline absl::StatusOr<MsmLayout> PlanMsmLayout(uint64_t points, uint32_t window_
   layout.points = static_cast<uint32_t>(points);
   layout.window_bits = window_bits;
   layout.windows = (kScalarBits + window_bits - 1) / window_bits;
-  // L = 2^ceil(c/2): a segment's serial walk and the number of segments a window sums stay
-  // balanced (both about 2^(c/2)).
-  layout.segment_buckets = uint32_t{1} << ((window_bits + 1) / 2);
+  // L = 16: a short chain per segment thread; its cost is the multiplication by lo (c
+  // doublings), shared by L buckets.
+  layout.segment_buckets = uint32_t{1}
+                           << (window_bits < kSegmentBucketsLog ? window_bits : kSegmentBucketsLog);
   if (layout.pairs() > kMaxMsmPairs) {
     return absl::InvalidArgumentError(absl::StrCat(
         "GPU MSM over ", points, " points with ", window_bits, "-bit windows: ", layout.pairs(),
@@ -102,16 +111,85 @@ constexpr void MarkRun(const uint32_t* sorted_keys, uint64_t count, uint64_t j, 
   if (j + 1 == count || sorted_keys[j + 1] != key) ends[key] = static_cast<uint32_t>(j + 1);
 }
 
-// Step 4, thread per bucket (w, d) = key: the sum of its points (digit 0 contributes nothing).
+// Step 4: bucket sums, robust to skew. One thread per bucket would chain a bucket's additions:
+// when many points share a digit (boolean witnesses all have scalar 1; a partial top window has
+// a few buckets for all n points) one thread would add n points in a row while the GPU idles
+// (a 2^16-point G2 MSM took 1.1 s). So a bucket's run of sorted pairs is cut into sub-runs of
+// at most K pairs, a thread sums each, and the sub-run sums of a bucket are folded in a tree:
+// the longest chain is K + log2(n / K) additions whatever the scalars.
+inline constexpr uint32_t kSubRunPairs = 32;  // K
+
+// 4a, thread per bucket: the number of sub-runs of its run (none for digit 0: it adds nothing).
+constexpr uint32_t SubRunCount(const MsmLayout& layout, uint32_t bucket, const uint32_t* begins,
+                               const uint32_t* ends) {
+  if ((bucket & (layout.buckets_per_window() - 1)) == 0) return 0;
+  return (ends[bucket] - begins[bucket] + kSubRunPairs - 1) / kSubRunPairs;
+}
+
+// 4b (a scan, CUB's on the device): first_sub[b] = sum of the counts of the buckets before b.
+// Threads of 4c and 4d are launched for this bound on the number of sub-runs; those past the
+// actual total return at once.
+constexpr uint64_t MaxSubRuns(const MsmLayout& layout) {
+  return layout.pairs() / kSubRunPairs + layout.buckets();
+}
+// A bucket has at most one pair per point, hence at most this many sub-runs (4d's strides).
+constexpr uint32_t MaxSubRunsPerBucket(const MsmLayout& layout) {
+  return (layout.points + kSubRunPairs - 1) / kSubRunPairs;
+}
+
+constexpr uint32_t TotalSubRuns(const MsmLayout& layout, const uint32_t* first_sub,
+                                const uint32_t* counts) {
+  return first_sub[layout.buckets() - 1] + counts[layout.buckets() - 1];
+}
+
+// 4c, thread per sub-run s: finds its bucket (the last with first_sub <= s: a bucket without
+// sub-runs shares its first_sub with the next one, so the last is the one that has s), sums its
+// at most K points into partial[s] and records the bucket in owner[s].
 template <typename C>
-constexpr curve::XyzzPoint<C> AccumulateBucket(const MsmLayout& layout, uint32_t bucket,
-                                               const curve::AffinePoint<C>* points,
-                                               const uint32_t* sorted_values,
-                                               const uint32_t* begins, const uint32_t* ends) {
+constexpr void AccumulateSubRun(const MsmLayout& layout, uint32_t s,
+                                const curve::AffinePoint<C>* points, const uint32_t* sorted_values,
+                                const uint32_t* begins, const uint32_t* ends,
+                                const uint32_t* first_sub, const uint32_t* counts, uint32_t* owner,
+                                curve::XyzzPoint<C>* partial) {
+  if (s >= TotalSubRuns(layout, first_sub, counts)) return;
+  uint32_t lo = 0;
+  uint32_t hi = layout.buckets();
+  while (hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (first_sub[mid] <= s) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  const uint32_t from = begins[lo] + (s - first_sub[lo]) * kSubRunPairs;
+  const uint32_t to = from + kSubRunPairs < ends[lo] ? from + kSubRunPairs : ends[lo];
   curve::XyzzPoint<C> sum;
-  if ((bucket & (layout.buckets_per_window() - 1)) == 0) return sum;
-  for (uint32_t j = begins[bucket]; j < ends[bucket]; ++j) sum.AddAffine(points[sorted_values[j]]);
-  return sum;
+  for (uint32_t j = from; j < to; ++j) sum.AddAffine(points[sorted_values[j]]);
+  partial[s] = sum;
+  owner[s] = lo;
+}
+
+// 4d, launched for stride = 1, 2, 4, ... < MaxSubRunsPerBucket: thread per sub-run s adds
+// sub-run s + stride of its bucket into s when s is the (2 stride m)-th of the bucket. After the
+// last launch a bucket's sum is its first sub-run's.
+template <typename C>
+constexpr void FoldSubRuns(const MsmLayout& layout, uint32_t stride, uint32_t s,
+                           const uint32_t* first_sub, const uint32_t* counts, const uint32_t* owner,
+                           curve::XyzzPoint<C>* partial) {
+  if (s >= TotalSubRuns(layout, first_sub, counts)) return;
+  const uint32_t bucket = owner[s];
+  const uint32_t piece = s - first_sub[bucket];
+  if (piece % (2 * stride) != 0 || piece + stride >= counts[bucket]) return;
+  partial[s].Add(partial[s + stride]);
+}
+
+// 4e, thread per bucket: its sum.
+template <typename C>
+constexpr curve::XyzzPoint<C> BucketSum(uint32_t bucket, const uint32_t* first_sub,
+                                        const uint32_t* counts,
+                                        const curve::XyzzPoint<C>* partial) {
+  return counts[bucket] != 0 ? partial[first_sub[bucket]] : curve::XyzzPoint<C>();
 }
 
 // Step 5, thread per segment s (window s / S, buckets [lo, lo + L) of it): sum_d d * B_d over
@@ -134,17 +212,30 @@ constexpr curve::XyzzPoint<C> ReduceSegment(const MsmLayout& layout, uint32_t se
   return weighted;
 }
 
-// Step 6, thread per window: the sum of its segments.
+// Step 6, launched for stride = 1, 2, 4, ... < S: thread `item` of the
+// windows * S / (2 stride) adds segment sum i + stride of its window into segment sum i
+// (i a multiple of 2 stride). After the last launch a window's sum is its segment 0's.
+constexpr uint32_t FoldItems(const MsmLayout& layout, uint32_t stride) {
+  return layout.windows * (layout.segments_per_window() / (2 * stride));
+}
 template <typename C>
-constexpr curve::XyzzPoint<C> SumWindow(const MsmLayout& layout, uint32_t window,
-                                        const curve::XyzzPoint<C>* segment_sums) {
-  curve::XyzzPoint<C> sum;
-  const uint32_t per_window = layout.segments_per_window();
-  for (uint32_t t = 0; t < per_window; ++t) sum.Add(segment_sums[window * per_window + t]);
-  return sum;
+constexpr void FoldSegmentPair(const MsmLayout& layout, uint32_t stride, uint32_t item,
+                               curve::XyzzPoint<C>* segment_sums) {
+  const uint32_t pairs_per_window = layout.segments_per_window() / (2 * stride);
+  curve::XyzzPoint<C>* window =
+      segment_sums + uint64_t{item / pairs_per_window} * layout.segments_per_window();
+  const uint32_t i = (item % pairs_per_window) * 2 * stride;
+  window[i].Add(window[i + stride]);
 }
 
-// Step 7, on the host: sum_w 2^(w c) window_w.
+// Step 7, thread per window, after the fold: the window's sum.
+template <typename C>
+constexpr curve::XyzzPoint<C> WindowSum(const MsmLayout& layout, uint32_t window,
+                                        const curve::XyzzPoint<C>* segment_sums) {
+  return segment_sums[uint64_t{window} * layout.segments_per_window()];
+}
+
+// Step 8, on the host: sum_w 2^(w c) window_w.
 template <typename C>
 constexpr curve::XyzzPoint<C> CombineWindows(const MsmLayout& layout,
                                              const curve::XyzzPoint<C>* window_sums) {

@@ -47,6 +47,15 @@ absl::StatusOr<size_t> DomainLog(size_t n) {
   return log_n;
 }
 
+// The DIF butterfly on values: (lo, hi) becomes (lo + hi, (lo - hi) * w). Every NTT of provd,
+// CPU or GPU, goes through this function, which is why their results agree bit for bit.
+template <typename F>
+constexpr void DifButterflyValues(F& lo, F& hi, const F& w) {
+  const F d = lo - hi;
+  lo = lo + hi;
+  hi = d * w;
+}
+
 // Butterfly b (< n/2) of the DIF stage with half-size h over x: the pair (lo, lo + h) becomes
 // (lo + hi, (lo - hi) * w_{2h}^j). `table` is a Twiddles stage table (its entry h + j is
 // w_{2h}^j). constexpr so that the CUDA NTT (kernels/) runs this very code on the device.
@@ -54,11 +63,7 @@ template <typename F>
 constexpr void DifButterfly(F* x, const F* table, size_t h, size_t b) {
   const size_t j = b & (h - 1);
   F* lo = x + (b - j) * 2 + j;  // group (b / h) starts at 2h * (b / h)
-  F* hi = lo + h;
-  F a = *lo;
-  F d = a - *hi;
-  *lo = a + *hi;
-  *hi = d * table[h + j];
+  DifButterflyValues(*lo, lo[h], table[h + j]);
 }
 
 // Applies DIF stages [first, end) (stage s has butterflies of half-size n >> (s + 1)).

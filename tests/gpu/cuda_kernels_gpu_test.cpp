@@ -2,6 +2,8 @@
 // cases, batching under a small VRAM budget, fault injection, and a release that really gives
 // the memory back (cudaMemGetInfo). Every test skips, visibly, on a host without a GPU.
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "kernels/cuda_devices.hpp"
@@ -138,6 +140,23 @@ TEST(CudaMsmLargeTest, Bn254G1UpToTwoToTheTwenty) {
   }
 }
 
+TEST(CudaMsmLargeTest, SkewedScalarsAndAPartialTopWindowMatchTheCpu) {
+  // 2^16 + 1 points: 14-bit windows, whose top window has 4 buckets for every point; half the
+  // scalars are 1 (a boolean-heavy witness). Before sub-runs this G2 case took over a second.
+  OPEN_SESSION_OR_SKIP(session, CudaSessionOptions{});
+  auto check = [&]<typename C>() {
+    Instance<C> in = RandomInstance<C>((size_t{1} << 16) + 1, 16);
+    for (size_t i = 0; i < in.scalars.size(); i += 2) in.scalars[i] = msm::Scalar::FromUint64(1);
+    auto gpu = session.Msm<C>(in.points, in.scalars);
+    ASSERT_THAT(gpu, IsOk());
+    auto cpu = msm::Msm<C>(in.points, in.scalars, Pool());
+    ASSERT_THAT(cpu, IsOk());
+    EXPECT_EQ(gpu->ToAffine(), cpu->ToAffine()) << C::kName;
+  };
+  check.operator()<curve::Bn254G1>();
+  check.operator()<curve::Bn254G2>();
+}
+
 TEST(CudaMsmBudgetTest, ASmallVramBudgetRunsInBatchesWithTheSameResult) {
   using C = curve::Bn254G1;
   CudaSessionOptions small;
@@ -220,6 +239,28 @@ TEST(CudaSessionTest, InjectedFaultsFailTheCallAndLeaveTheDataAlone) {
   EXPECT_THAT(session.NttStages<field::Bn254Fr>(data, **tw, ntt::Direction::kForward, 0, 4),
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr("injected")));
   EXPECT_TRUE(data == before);
+}
+
+TEST(CudaSessionTest, PhaseTimesNameTheStepsOfTheLastCall) {
+  OPEN_SESSION_OR_SKIP(session, CudaSessionOptions{.time_phases = true});
+  auto names = [&session]() {
+    std::vector<std::string> out;
+    for (const CudaPhase& phase : session.last_call_phases()) {
+      EXPECT_GE(phase.milliseconds, 0.0) << phase.name;
+      out.push_back(phase.name);
+    }
+    return out;
+  };
+  Instance<curve::Bn254G1> in = RandomInstance<curve::Bn254G1>(1000, 5);
+  ASSERT_THAT(session.Msm<curve::Bn254G1>(in.points, in.scalars), IsOk());
+  EXPECT_THAT(names(), ::testing::ElementsAre("allocate", "upload", "digits", "sort", "runs",
+                                              "buckets", "reduce", "download"));
+  auto tw = ntt::GetTwiddles<field::Goldilocks>(12, Pool());
+  ASSERT_THAT(tw, IsOk());
+  std::vector<field::Goldilocks> data(size_t{1} << 12, field::Goldilocks::FromUint64(3));
+  ASSERT_THAT(session.NttStages<field::Goldilocks>(data, **tw, ntt::Direction::kForward, 0, 12),
+              IsOk());
+  EXPECT_THAT(names(), ::testing::ElementsAre("twiddles", "upload", "stages", "download"));
 }
 
 TEST(CudaSessionTest, ReleaseGivesTheDeviceMemoryBack) {

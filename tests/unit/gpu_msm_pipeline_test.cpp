@@ -73,6 +73,33 @@ TEST(GpuMsmPipelineTest, AllScalarsEqualFillOneBucketPerWindow) {
   EXPECT_EQ(*result, NaiveMsm(in));
 }
 
+TEST(GpuMsmPipelineTest, SkewedBucketsSplitIntoSubRunsAroundTheirBoundaries) {
+  using C = curve::Bn254G1;
+  // Half the scalars equal (a boolean-heavy witness): one bucket per window holds n/2 points,
+  // cut into sub-runs of K; sizes around multiples of K, and a top window of few buckets.
+  for (size_t n : {size_t{31}, size_t{32}, size_t{33}, size_t{64}, size_t{65}, size_t{1000}}) {
+    Instance<C> in = RandomInstance<C>(n, 40 + n);
+    for (size_t i = 0; i < n; i += 2) in.scalars[i] = msm::Scalar::FromUint64(1);
+    const auto expected = NaiveMsm(in);
+    for (uint32_t bits : {0u, 6u, 14u}) {
+      SCOPED_TRACE(::testing::Message() << n << " points, window " << bits);
+      auto result = RunMsmPipelineOnHost<C>(in.points, in.scalars, bits);
+      ASSERT_THAT(result, IsOk());
+      EXPECT_EQ(*result, expected);
+    }
+  }
+}
+
+TEST(GpuMsmLayoutTest, SubRunBoundsHoldEveryPair) {
+  for (uint64_t n : {1ull, 31ull, 32ull, 33ull, 1ull << 16, 1ull << 20}) {
+    absl::StatusOr<MsmLayout> layout = PlanMsmLayout(n);
+    ASSERT_THAT(layout, IsOk());
+    // Every bucket's sub-runs: at most ceil(run / K) <= run / K + 1, summed over buckets.
+    EXPECT_GE(MaxSubRuns(*layout), layout->pairs() / kSubRunPairs + layout->buckets());
+    EXPECT_GE(uint64_t{MaxSubRunsPerBucket(*layout)} * kSubRunPairs, n);
+  }
+}
+
 TEST(GpuMsmPipelineTest, MismatchedSizesAreAnError) {
   using C = curve::Bn254G1;
   Instance<C> in = RandomInstance<C>(3, 1);
