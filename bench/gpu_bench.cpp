@@ -98,6 +98,35 @@ void BM_Ntt(benchmark::State& state) {
   state.SetLabel(gpu ? "gpu" : "cpu");
 }
 
+// Tuning sweep for a device run: BN254 / BLS12-381 G1 MSM at 2^log_n (arg 0) with c-bit
+// windows (arg 1, 0: the planner's) and sub-runs of K pairs (arg 2), each in a session of its
+// own. Select with --benchmark_filter=BM_MsmTuning.
+template <typename C>
+void BM_MsmTuning(benchmark::State& state) {
+  const auto& [points, scalars] = MsmInputs<C>(static_cast<size_t>(state.range(0)));
+  kernels::CudaSessionOptions options{.msm_window_bits = static_cast<uint32_t>(state.range(1)),
+                                      .msm_sub_run_pairs = static_cast<uint32_t>(state.range(2))};
+  absl::StatusOr<std::unique_ptr<kernels::CudaSession>> session =
+      kernels::CudaSession::Open(0, options);
+  if (!session.ok()) {
+    state.SkipWithError(std::string(session.status().message()).c_str());
+    return;
+  }
+  if (!(*session)->Msm<C>(points, scalars).ok()) {  // allocation out of the timed loop
+    state.SkipWithError("warm-up failed");
+    return;
+  }
+  for (auto _ : state) {
+    auto result = (*session)->Msm<C>(points, scalars);
+    if (!result.ok()) {
+      state.SkipWithError(std::string(result.status().message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetLabel("gpu");
+}
+
 // CPU cases stop at sizes that finish in seconds on a many-core host.
 BENCHMARK(BM_Msm<curve::Bn254G1>)
     ->ArgsProduct({{16, 18, 20}, {0, 1}})
@@ -122,6 +151,16 @@ BENCHMARK(BM_Ntt<field::Bn254Fr>)
 BENCHMARK(BM_Ntt<field::Goldilocks>)
     ->ArgsProduct({{16, 20, 22, 24}, {0, 1}})
     ->ArgsProduct({{26}, {1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+BENCHMARK(BM_MsmTuning<curve::Bn254G1>)
+    ->ArgsProduct({{20, 24}, {0}, {16, 32, 64, 128}})
+    ->ArgsProduct({{24}, {14, 15}, {32}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_MsmTuning<curve::Bls12381G1>)
+    ->ArgsProduct({{20, 24}, {0}, {16, 32, 64, 128}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -28,6 +28,8 @@ struct CudaSessionOptions {
   uint64_t vram_budget_bytes = 0;
   // GPU MSM window width (0: chosen from the batch size, msm_steps.hpp).
   uint32_t msm_window_bits = 0;
+  // Most digit pairs one thread of the GPU MSM's bucket step adds (0: msm_steps.hpp's default).
+  uint32_t msm_sub_run_pairs = 0;
   // Fault injection for tests: every n-th call (MSM or NTT) fails after its inputs are on the
   // device, as a launch failure would (0: never). The daemon reads it from
   // PROVD_CUDA_FAULT_EVERY.

@@ -16,13 +16,13 @@ namespace provd::kernels {
 template <typename C>
 absl::StatusOr<curve::XyzzPoint<C>> RunMsmPipelineOnHost(
     std::span<const curve::AffinePoint<C>> points, std::span<const msm::Scalar> scalars,
-    uint32_t window_bits = 0) {
+    uint32_t window_bits = 0, uint32_t sub_run_pairs = 0) {
   using Xyzz = curve::XyzzPoint<C>;
   if (points.size() != scalars.size()) {
     return absl::InvalidArgumentError("host MSM pipeline: points and scalars differ in number");
   }
   if (points.empty()) return Xyzz();
-  absl::StatusOr<MsmLayout> layout_or = PlanMsmLayout(points.size(), window_bits);
+  absl::StatusOr<MsmLayout> layout_or = PlanMsmLayout(points.size(), window_bits, sub_run_pairs);
   if (!layout_or.ok()) return layout_or.status();
   const MsmLayout layout = *layout_or;
 

@@ -160,7 +160,8 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
   size_t sort_temp = 0;
   while (true) {
     absl::StatusOr<MsmLayout> planned =
-        PlanMsmLayout(std::min<uint64_t>(batch, uint64_t{1} << 26), options_.msm_window_bits);
+        PlanMsmLayout(std::min<uint64_t>(batch, uint64_t{1} << 26), options_.msm_window_bits,
+                      options_.msm_sub_run_pairs);
     if (!planned.ok() && batch > 1 && absl::IsInvalidArgument(planned.status()) &&
         absl::StrContains(planned.status().message(), "digit pairs")) {
       batch = (batch + 1) / 2;
@@ -217,7 +218,8 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
   std::vector<Xyzz> window_sums;
   for (uint64_t begin = 0; begin < points.size(); begin += batch) {
     const uint64_t count = std::min<uint64_t>(batch, points.size() - begin);
-    absl::StatusOr<MsmLayout> batch_layout = PlanMsmLayout(count, layout.window_bits);
+    absl::StatusOr<MsmLayout> batch_layout =
+        PlanMsmLayout(count, layout.window_bits, layout.sub_run_pairs);
     if (!batch_layout.ok()) return batch_layout.status();
     const MsmLayout l = *batch_layout;  // the same window; fewer points in the last batch
     auto* d_points = r.buffer(Slot::kPoints).as<curve::AffinePoint<C>>();

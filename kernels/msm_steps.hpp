@@ -37,6 +37,7 @@ struct MsmLayout {
   uint32_t window_bits = 0;      // c
   uint32_t windows = 0;          // W = ceil(256 / c)
   uint32_t segment_buckets = 0;  // L, a power of two dividing 2^c
+  uint32_t sub_run_pairs = 0;    // K, the most pairs one thread of step 4 adds
 
   constexpr uint32_t buckets_per_window() const { return uint32_t{1} << window_bits; }
   constexpr uint32_t buckets() const { return windows * buckets_per_window(); }
@@ -53,14 +54,19 @@ struct MsmLayout {
 
 inline constexpr uint32_t kMaxGpuWindowBits = 16;
 inline constexpr uint32_t kSegmentBucketsLog = 4;
+// Default K of step 4: measured on an H200 only at 32 (docs/gpu.md); CudaSessionOptions and
+// gpu_bench's BM_MsmTuning take others.
+inline constexpr uint32_t kSubRunPairs = 32;
 // Sorted pairs are indexed with 32-bit integers (run bounds) and sorted with int-sized counts.
 inline constexpr uint64_t kMaxMsmPairs = (uint64_t{1} << 31) - 1;
 inline constexpr uint32_t kScalarBits = 256;
 
 // The layout for `points` points; window_bits = 0 picks the width (about log2(n) - 3, between
 // 4 and 16: wide enough that bucket additions dominate, narrow enough that the W * 2^c buckets
-// stay a fraction of the pairs). INVALID_ARGUMENT for sizes the 32-bit indices cannot hold.
-inline absl::StatusOr<MsmLayout> PlanMsmLayout(uint64_t points, uint32_t window_bits = 0) {
+// stay a fraction of the pairs); sub_run_pairs = 0 picks K (kSubRunPairs).
+// INVALID_ARGUMENT for sizes the 32-bit indices cannot hold and for K outside 1..2^16.
+inline absl::StatusOr<MsmLayout> PlanMsmLayout(uint64_t points, uint32_t window_bits = 0,
+                                               uint32_t sub_run_pairs = 0) {
   if (points == 0 || points > (uint64_t{1} << 31)) {
     return absl::InvalidArgumentError(
         absl::StrCat("GPU MSM over ", points, " points: between 1 and 2^31 points per batch"));
@@ -75,8 +81,14 @@ inline absl::StatusOr<MsmLayout> PlanMsmLayout(uint64_t points, uint32_t window_
     return absl::InvalidArgumentError(absl::StrCat("GPU MSM window of ", window_bits,
                                                    " bits: between 1 and ", kMaxGpuWindowBits));
   }
+  if (sub_run_pairs == 0) sub_run_pairs = kSubRunPairs;
+  if (sub_run_pairs > (uint32_t{1} << 16)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("GPU MSM sub-runs of ", sub_run_pairs, " pairs: between 1 and 65536"));
+  }
   MsmLayout layout;
   layout.points = static_cast<uint32_t>(points);
+  layout.sub_run_pairs = sub_run_pairs;
   layout.window_bits = window_bits;
   layout.windows = (kScalarBits + window_bits - 1) / window_bits;
   // L = 16: a short chain per segment thread; its cost is the multiplication by lo (c
@@ -117,24 +129,23 @@ constexpr void MarkRun(const uint32_t* sorted_keys, uint64_t count, uint64_t j, 
 // (a 2^16-point G2 MSM took 1.1 s). So a bucket's run of sorted pairs is cut into sub-runs of
 // at most K pairs, a thread sums each, and the sub-run sums of a bucket are folded in a tree:
 // the longest chain is K + log2(n / K) additions whatever the scalars.
-inline constexpr uint32_t kSubRunPairs = 32;  // K
 
 // 4a, thread per bucket: the number of sub-runs of its run (none for digit 0: it adds nothing).
 constexpr uint32_t SubRunCount(const MsmLayout& layout, uint32_t bucket, const uint32_t* begins,
                                const uint32_t* ends) {
   if ((bucket & (layout.buckets_per_window() - 1)) == 0) return 0;
-  return (ends[bucket] - begins[bucket] + kSubRunPairs - 1) / kSubRunPairs;
+  return (ends[bucket] - begins[bucket] + layout.sub_run_pairs - 1) / layout.sub_run_pairs;
 }
 
 // 4b (a scan, CUB's on the device): first_sub[b] = sum of the counts of the buckets before b.
 // Threads of 4c and 4d are launched for this bound on the number of sub-runs; those past the
 // actual total return at once.
 constexpr uint64_t MaxSubRuns(const MsmLayout& layout) {
-  return layout.pairs() / kSubRunPairs + layout.buckets();
+  return layout.pairs() / layout.sub_run_pairs + layout.buckets();
 }
 // A bucket has at most one pair per point, hence at most this many sub-runs (4d's strides).
 constexpr uint32_t MaxSubRunsPerBucket(const MsmLayout& layout) {
-  return (layout.points + kSubRunPairs - 1) / kSubRunPairs;
+  return (layout.points + layout.sub_run_pairs - 1) / layout.sub_run_pairs;
 }
 
 constexpr uint32_t TotalSubRuns(const MsmLayout& layout, const uint32_t* first_sub,
@@ -162,8 +173,9 @@ constexpr void AccumulateSubRun(const MsmLayout& layout, uint32_t s,
       hi = mid;
     }
   }
-  const uint32_t from = begins[lo] + (s - first_sub[lo]) * kSubRunPairs;
-  const uint32_t to = from + kSubRunPairs < ends[lo] ? from + kSubRunPairs : ends[lo];
+  const uint32_t from = begins[lo] + (s - first_sub[lo]) * layout.sub_run_pairs;
+  const uint32_t to =
+      from + layout.sub_run_pairs < ends[lo] ? from + layout.sub_run_pairs : ends[lo];
   curve::XyzzPoint<C> sum;
   for (uint32_t j = from; j < to; ++j) sum.AddAffine(points[sorted_values[j]]);
   partial[s] = sum;

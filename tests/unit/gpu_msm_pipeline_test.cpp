@@ -95,8 +95,24 @@ TEST(GpuMsmLayoutTest, SubRunBoundsHoldEveryPair) {
     absl::StatusOr<MsmLayout> layout = PlanMsmLayout(n);
     ASSERT_THAT(layout, IsOk());
     // Every bucket's sub-runs: at most ceil(run / K) <= run / K + 1, summed over buckets.
+    EXPECT_EQ(layout->sub_run_pairs, kSubRunPairs);
     EXPECT_GE(MaxSubRuns(*layout), layout->pairs() / kSubRunPairs + layout->buckets());
     EXPECT_GE(uint64_t{MaxSubRunsPerBucket(*layout)} * kSubRunPairs, n);
+  }
+  EXPECT_THAT(PlanMsmLayout(16, 0, 65537),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sub-runs of 65537")));
+}
+
+TEST(GpuMsmPipelineTest, EverySubRunLengthGivesTheSameSum) {
+  using C = curve::Bls12381G1;
+  Instance<C> in = RandomInstance<C>(300, 12);
+  for (size_t i = 0; i < in.points.size(); i += 3) in.scalars[i] = in.scalars[1];
+  const auto expected = NaiveMsm(in);
+  for (uint32_t k : {1u, 2u, 3u, 31u, 64u, 128u, 1000u}) {
+    SCOPED_TRACE(::testing::Message() << "K = " << k);
+    auto result = RunMsmPipelineOnHost<C>(in.points, in.scalars, 6, k);
+    ASSERT_THAT(result, IsOk());
+    EXPECT_EQ(*result, expected);
   }
 }
 
