@@ -35,35 +35,45 @@ void ReportPhases(benchmark::State& state) {
   state.counters["kernels_ms"] = kernels_ms;
 }
 
+// Times session.Msm over the inputs, after one untimed call: buffers and staging are
+// allocated once per session, as in a proof. False (the case skipped) on any error.
+template <typename C>
+bool TimeGpuMsm(benchmark::State& state, kernels::CudaSession& session,
+                std::span<const curve::AffinePoint<C>> points,
+                std::span<const msm::Scalar> scalars) {
+  if (!session.Msm<C>(points, scalars).ok()) {
+    state.SkipWithError("warm-up failed");
+    return false;
+  }
+  for (auto _ : state) {
+    auto result = session.Msm<C>(points, scalars);
+    if (!result.ok()) {
+      state.SkipWithError(std::string(result.status().message()).c_str());
+      return false;
+    }
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetLabel("gpu");
+  return true;
+}
+
 // Arg 0: log2 of the size; arg 1: 0 CPU, 1 GPU.
 template <typename C>
 void BM_Msm(benchmark::State& state) {
   const auto& [points, scalars] = MsmInputs<C>(static_cast<size_t>(state.range(0)));
-  const bool gpu = state.range(1) == 1;
-  if (gpu && Session() == nullptr) {
-    state.SkipWithError("no CUDA device");
-    return;
-  }
-  // One untimed call first: buffers and staging are allocated once per session, as in a proof.
-  if (gpu && !Session()->Msm<C>(points, scalars).ok()) {
-    state.SkipWithError("warm-up failed");
+  if (state.range(1) == 1) {
+    if (Session() == nullptr) {
+      state.SkipWithError("no CUDA device");
+    } else if (TimeGpuMsm<C>(state, *Session(), points, scalars)) {
+      ReportPhases(state);
+    }
     return;
   }
   for (auto _ : state) {
-    if (gpu) {
-      auto result = Session()->Msm<C>(points, scalars);
-      if (!result.ok()) {
-        state.SkipWithError(std::string(result.status().message()).c_str());
-        return;
-      }
-      benchmark::DoNotOptimize(result);
-    } else {
-      auto result = msm::PippengerMsm<C>(points, scalars, DefaultThreadPool(), {});
-      benchmark::DoNotOptimize(result);
-    }
+    auto result = msm::PippengerMsm<C>(points, scalars, DefaultThreadPool(), {});
+    benchmark::DoNotOptimize(result);
   }
-  if (gpu) ReportPhases(state);
-  state.SetLabel(gpu ? "gpu" : "cpu");
+  state.SetLabel("cpu");
 }
 
 template <typename F>
@@ -112,19 +122,7 @@ void BM_MsmTuning(benchmark::State& state) {
     state.SkipWithError(std::string(session.status().message()).c_str());
     return;
   }
-  if (!(*session)->Msm<C>(points, scalars).ok()) {  // allocation out of the timed loop
-    state.SkipWithError("warm-up failed");
-    return;
-  }
-  for (auto _ : state) {
-    auto result = (*session)->Msm<C>(points, scalars);
-    if (!result.ok()) {
-      state.SkipWithError(std::string(result.status().message()).c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(result);
-  }
-  state.SetLabel("gpu");
+  TimeGpuMsm<C>(state, **session, points, scalars);
 }
 
 // CPU cases stop at sizes that finish in seconds on a many-core host.
