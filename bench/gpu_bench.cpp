@@ -1,13 +1,15 @@
 // The CUDA backend against the CPU backend of the same binary: G1 MSM 2^16..2^24 for both
 // curves, G2 MSM 2^20, NTT 2^16..2^26 (BN254 Fr, Goldilocks). Times include the host-device
 // copies of the inputs and results (what a proof's chunk pays); the session, its buffers and
-// the NTT's twiddles stay resident across iterations, as within a proof. CPU cases are named
-// .../cpu and GPU cases .../gpu; on a host without a GPU the GPU cases report an error.
+// the NTT's twiddles stay resident across iterations, as within a proof. Also the device's two
+// forms of the field product, in products per second. CPU cases are named .../cpu and GPU
+// cases .../gpu; on a host without a GPU the GPU cases report an error.
 #include <memory>
 
 #include "bench/bench_inputs.hpp"
 #include "benchmark/benchmark.h"
 #include "kernels/cuda_session.hpp"
+#include "kernels/field_ops.hpp"
 #include "prover_core/curve/bls12_381.hpp"
 #include "prover_core/curve/bn254.hpp"
 #include "prover_core/field/goldilocks.hpp"
@@ -125,6 +127,30 @@ void BM_MsmTuning(benchmark::State& state) {
   TimeGpuMsm<C>(state, **session, points, scalars);
 }
 
+// Device Montgomery products per second by each form (kernels/field_ops.hpp): 2^18 threads each
+// chaining 2048 dependent products. Arg 0: 0 for 64-bit limbs, 1 for 32-bit words on PTX's
+// carry flag; arg 1 is always 1 (a GPU case, for the filters of scripts/gpu-check.sh).
+template <typename F>
+void BM_FieldProduct(benchmark::State& state) {
+  constexpr uint32_t kThreads = 1u << 18;
+  constexpr uint32_t kRounds = 2048;
+  const auto form =
+      state.range(0) == 1 ? kernels::ProductForm::kWords32Ptx : kernels::ProductForm::kLimbs64;
+  double device_seconds = 0;
+  for (auto _ : state) {
+    absl::StatusOr<double> seconds =
+        kernels::TimeProductChainsOnDevice<F>(0, form, kThreads, kRounds);
+    if (!seconds.ok()) {
+      state.SkipWithError(std::string(seconds.status().message()).c_str());
+      return;
+    }
+    device_seconds += *seconds;
+  }
+  state.counters["gproducts_per_s"] =
+      double{kThreads} * kRounds * static_cast<double>(state.iterations()) / device_seconds / 1e9;
+  state.SetLabel(form == kernels::ProductForm::kWords32Ptx ? "gpu words32 ptx" : "gpu limbs64");
+}
+
 // CPU cases stop at sizes that finish in seconds on a many-core host.
 BENCHMARK(BM_Msm<curve::Bn254G1>)
     ->ArgsProduct({{16, 18, 20}, {0, 1}})
@@ -151,6 +177,11 @@ BENCHMARK(BM_Ntt<field::Goldilocks>)
     ->ArgsProduct({{26}, {1}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+BENCHMARK(BM_FieldProduct<field::Bn254Fq>)->ArgsProduct({{0, 1}, {1}})->UseRealTime();
+BENCHMARK(BM_FieldProduct<field::Bn254Fr>)->ArgsProduct({{0, 1}, {1}})->UseRealTime();
+BENCHMARK(BM_FieldProduct<field::Bls12381Fq>)->ArgsProduct({{0, 1}, {1}})->UseRealTime();
+BENCHMARK(BM_FieldProduct<field::Bls12381Fr>)->ArgsProduct({{0, 1}, {1}})->UseRealTime();
 
 BENCHMARK(BM_MsmTuning<curve::Bn254G1>)
     ->ArgsProduct({{20, 24}, {0}, {16, 32, 64, 128}})

@@ -4,6 +4,10 @@ set(PROVD_CUDA AUTO CACHE STRING
   "Build the CUDA kernels: AUTO (when nvcc is found), ON (required) or OFF")
 set_property(CACHE PROVD_CUDA PROPERTY STRINGS AUTO ON OFF)
 
+# Off until a device run has measured it (docs/gpu.md): CI checks the algorithm on the host
+# and compiles the PTX, but only a GPU runs it.
+option(PROVD_CUDA_PTX_MONT_MUL
+  "Device field products in 32-bit words on PTX carry chains instead of 64-bit limbs" OFF)
 option(PROVD_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(PROVD_BUILD_TESTS "Build the test suite" ON)
 option(PROVD_BUILD_BENCHMARKS "Build the benchmarks in bench/ (Google Benchmark)" OFF)

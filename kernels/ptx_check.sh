@@ -7,17 +7,20 @@
 # `trap;`, a kernel that aborts at run time. CI has no GPU to notice, so CI reads the PTX.
 # CUB's own kernels are not checked (their traps are deliberate).
 #
-# Usage: kernels/ptx_check.sh NVCC SOURCE_DIR OUT_DIR [ARCH]
+# Usage: kernels/ptx_check.sh NVCC SOURCE_DIR OUT_DIR [ARCH [NVCC_FLAG...]]
+#   (e.g. -DPROVD_CUDA_PTX_MONT_MUL to check that build's field products)
 set -euo pipefail
 nvcc=$1
 src=$2
 out=$3
 arch=${4:-sm_90}
+shift $(($# < 4 ? $# : 4))
+extra=("$@")
 mkdir -p "$out"
 status=0
 for cu in msm_bn254.cu msm_bls12_381.cu ntt_kernels.cu field_ops.cu self_test.cu; do
   ptx="$out/${cu%.cu}.ptx"
-  "$nvcc" -std=c++20 --expt-relaxed-constexpr -O3 -arch="$arch" -I"$src" -ptx \
+  "$nvcc" -std=c++20 --expt-relaxed-constexpr -O3 -arch="$arch" -I"$src" "${extra[@]}" -ptx \
     "$src/kernels/$cu" -o "$ptx"
   # Split the PTX into functions; report provd functions (mangled _ZN5provd) that trap.
   bad=$(awk '

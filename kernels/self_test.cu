@@ -2,6 +2,8 @@
 
 #include "kernels/cuda_resources.cuh"
 #include "kernels/self_test.hpp"
+#include "prover_core/field/bls12_381.hpp"
+#include "prover_core/field/bn254.hpp"
 
 namespace provd::kernels {
 namespace {
@@ -37,6 +39,61 @@ __global__ void __launch_bounds__(kThreads)
     SquareModKernel(const uint64_t* in, uint64_t* out, int count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) out[i] = DeviceMulMod(in[i], in[i]);
+}
+
+// The field product the kernels are built with (64-bit limbs, or PTX carry chains with
+// PROVD_CUDA_PTX_MONT_MUL) on the curves' base fields, against the host's portable product: a
+// device whose product is wrong must not prove.
+constexpr int kFieldCount = 512;
+
+template <typename F>
+__global__ void __launch_bounds__(kThreads) FieldProductKernel(const F* in, F* out, int count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) out[i] = in[i] * in[(i + 1) % count];
+}
+
+// Values spread over the field by an affine recurrence (cheap, unlike random inversions),
+// with 0, 1 and -1 among them.
+template <typename F>
+std::vector<F> FieldInputs() {
+  std::vector<F> in(kFieldCount);
+  in[0] = F::Zero();
+  in[1] = F::One();
+  in[2] = -F::One();
+  const F g = F::FromUint64(0x9e3779b97f4a7c15ull);
+  F x = -F::FromUint64(3);
+  for (int i = 3; i < kFieldCount; ++i) {
+    x = x * g + F::One();
+    in[i] = x;
+  }
+  return in;
+}
+
+// Mismatches of the device's products with the host's, or the first CUDA error.
+template <typename F>
+cudaError_t CountFieldProductMismatches(uint64_t& mismatches) {
+  const std::vector<F> in = FieldInputs<F>();
+  constexpr size_t kBytes = kFieldCount * sizeof(F);
+  GrowOnlyDeviceBuffer d_in;
+  GrowOnlyDeviceBuffer d_out;
+  if (cudaError_t err = d_in.reserve(kBytes, nullptr); err != cudaSuccess) return err;
+  if (cudaError_t err = d_out.reserve(kBytes, nullptr); err != cudaSuccess) return err;
+  if (cudaError_t err = cudaMemcpy(d_in.as<F>(), in.data(), kBytes, cudaMemcpyHostToDevice);
+      err != cudaSuccess) {
+    return err;
+  }
+  FieldProductKernel<F><<<(kFieldCount + kThreads - 1) / kThreads, kThreads>>>(
+      d_in.as<F>(), d_out.as<F>(), kFieldCount);
+  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+  std::vector<F> out(kFieldCount);
+  if (cudaError_t err = cudaMemcpy(out.data(), d_out.as<F>(), kBytes, cudaMemcpyDeviceToHost);
+      err != cudaSuccess) {
+    return err;
+  }
+  for (int i = 0; i < kFieldCount; ++i) {
+    if (out[i] != F::MulPortable(in[i], in[(i + 1) % kFieldCount])) ++mismatches;
+  }
+  return cudaSuccess;
 }
 
 }  // namespace
@@ -76,6 +133,14 @@ SelfTestOutcome RunSelfTestKernel(int device) {
   }
   for (int i = 0; i < kCount; ++i) {
     if (output[i] != HostMulMod(input[i], input[i])) ++outcome.mismatches;
+  }
+  if (cudaError_t err = CountFieldProductMismatches<field::Bn254Fq>(outcome.mismatches);
+      err != cudaSuccess) {
+    return fail(err);
+  }
+  if (cudaError_t err = CountFieldProductMismatches<field::Bls12381Fq>(outcome.mismatches);
+      err != cudaSuccess) {
+    return fail(err);
   }
   return outcome;
 }

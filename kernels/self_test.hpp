@@ -13,7 +13,8 @@ struct SelfTestOutcome {
   uint64_t mismatches = 0;          // elements the device computed wrong
 };
 
-// Squares 4096 64-bit integers modulo a prime on `device` and compares with the host.
+// Squares 4096 64-bit integers modulo a prime and multiplies 512 pairs in each curve's base
+// field on `device`, and compares with the host.
 SelfTestOutcome RunSelfTestKernel(int device);
 
 }  // namespace provd::kernels

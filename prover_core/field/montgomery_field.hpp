@@ -6,7 +6,8 @@
 // Multiplication is CIOS with the "no-carry" shortcut of gnark-crypto (valid when the top limb
 // of p is below 2^63 - 1, checked by static_assert), which saves the extra carry word. On
 // x86-64 CPUs with BMI2 and ADX, 4- and 6-limb products run the assembly form of the same
-// algorithm instead (x86_64_field.hpp); both give the same integer.
+// algorithm instead (x86_64_field.hpp); device code built with PROVD_CUDA_PTX_MONT_MUL runs
+// the 32-bit-word form of mont_mul_words32.hpp; all give the same integer.
 //
 // Device code (kernels/) runs these functions too (nvcc --expt-relaxed-constexpr), and device
 // code may not refer to a host's static constexpr object, only use its value: nvcc silently
@@ -28,6 +29,8 @@
 #include "absl/strings/str_cat.h"
 #include "prover_core/field/bigint.hpp"
 #include "prover_core/field/exponentiation.hpp"
+#include "prover_core/field/mont_mul_words32.hpp"
+#include "prover_core/field/ptx_carry_chain.hpp"
 #include "prover_core/field/x86_64_field.hpp"
 
 namespace provd::field {
@@ -249,6 +252,15 @@ class Fp {
     return r;
   }
 
+  // The product by the 32-bit-word algorithm (mont_mul_words32.hpp) under the carry-flag
+  // arithmetic of `Chain`: the host's model of PTX in tests, PTX itself on the device.
+  template <typename Chain>
+  static constexpr Fp MulWords32(const Fp& a, const Fp& b) {
+    Fp r;
+    r.mont_ = MontMulWords32<Chain>(a.mont_, b.mont_);
+    return r;
+  }
+
   constexpr Fp Double() const { return *this + *this; }
   constexpr Fp Square() const { return *this * *this; }
 
@@ -313,6 +325,12 @@ class Fp {
       }
     }
 #endif
+#if PROVD_HAVE_PTX_MONT_MUL
+    if (!std::is_constant_evaluated()) {
+      out = MontMulWords32<words32::PtxCarryChain>(a, b);
+      return;
+    }
+#endif
     MontMulPortable(out, a, b);
   }
 
@@ -334,6 +352,33 @@ class Fp {
     }
     for (size_t i = 0; i < N; ++i) out.limbs[i] = t[i];
     ReduceOnce(out);
+  }
+
+  template <typename Chain>
+  static constexpr Int MontMulWords32(const Int& a, const Int& b) {
+    constexpr size_t n = 2 * kLimbs;
+    constexpr Int p = C::kModulus;
+    constexpr uint64_t inv = C::kInv;
+    uint32_t a32[n];
+    uint32_t b32[n];
+    uint32_t p32[n];
+    uint32_t t32[n];
+    for (size_t i = 0; i < kLimbs; ++i) {
+      a32[2 * i] = static_cast<uint32_t>(a.limbs[i]);
+      a32[2 * i + 1] = static_cast<uint32_t>(a.limbs[i] >> 32);
+      b32[2 * i] = static_cast<uint32_t>(b.limbs[i]);
+      b32[2 * i + 1] = static_cast<uint32_t>(b.limbs[i] >> 32);
+      p32[2 * i] = static_cast<uint32_t>(p.limbs[i]);
+      p32[2 * i + 1] = static_cast<uint32_t>(p.limbs[i] >> 32);
+    }
+    Chain chain;
+    words32::MontMul<n>(chain, t32, a32, b32, p32, static_cast<uint32_t>(inv));
+    Int t;
+    for (size_t i = 0; i < kLimbs; ++i) {
+      t.limbs[i] = t32[2 * i] | (static_cast<uint64_t>(t32[2 * i + 1]) << 32);
+    }
+    ReduceOnce(t);
+    return t;
   }
 
   static absl::StatusOr<Fp> Decode(std::span<const uint8_t> bytes, bool montgomery) {

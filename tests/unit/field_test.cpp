@@ -111,6 +111,32 @@ TYPED_TEST(PrimeFieldTest, SerializationRoundTripsAndRejectsNonCanonical) {
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("expected")));
 }
 
+// Operands that make carries longest or products smallest: 0, +-1, +-2, raw Montgomery values
+// 1, p - 1, p - 2, and the largest values below p with all-ones low limbs (64-bit and 32-bit
+// words).
+template <typename F>
+std::vector<F> EdgeElements() {
+  using Int = typename F::Int;
+  std::vector<F> edge = {F::Zero(), F::One(), -F::One(), F::FromUint64(2), -F::FromUint64(2)};
+  Int p_minus = F::Modulus();
+  p_minus.SubInPlace(Int::FromUint64(1));
+  edge.push_back(F::FromMontgomery(Int::FromUint64(1)));
+  edge.push_back(F::FromMontgomery(p_minus));
+  p_minus.SubInPlace(Int::FromUint64(1));
+  edge.push_back(F::FromMontgomery(p_minus));
+  for (size_t limb = 0; limb + 1 < Int::kLimbs; ++limb) {
+    Int ones = F::Modulus();
+    for (size_t i = 0; i <= limb; ++i) ones.limbs[i] = ~uint64_t{0};
+    ones.limbs[limb + 1] -= 1;
+    edge.push_back(F::FromMontgomery(ones));
+    Int half_ones = F::Modulus();  // all-ones up to the low 32-bit word of limb + 1
+    for (size_t i = 0; i <= limb; ++i) half_ones.limbs[i] = ~uint64_t{0};
+    half_ones.limbs[limb + 1] = (half_ones.limbs[limb + 1] & ~uint64_t{0xffffffff}) - 1;
+    if (half_ones < F::Modulus()) edge.push_back(F::FromMontgomery(half_ones));
+  }
+  return edge;
+}
+
 // The Montgomery fields, whose products take the x86-64 assembly path on CPUs with BMI2 and ADX
 // and whose 4-limb sums and differences always do on x86-64 (x86_64_field.hpp): every result
 // must equal the portable one, including the operands that make the carries longest (all-ones
@@ -127,20 +153,7 @@ TYPED_TEST(MontgomeryFieldTest, ArithmeticEqualsThePortablePathAndTheDefinition)
   std::cout << "x86-64 assembly products: "
             << (x86_64::kMulxAdxAvailable ? "in use" : "not supported by this CPU") << "\n";
 #endif
-  std::vector<F> edge = {F::Zero(), F::One(), -F::One(), F::FromUint64(2), -F::FromUint64(2)};
-  // Raw Montgomery values: 1, p - 1, p - 2, and the largest values below p with all-ones limbs.
-  Int p_minus = F::Modulus();
-  p_minus.SubInPlace(Int::FromUint64(1));
-  edge.push_back(F::FromMontgomery(Int::FromUint64(1)));
-  edge.push_back(F::FromMontgomery(p_minus));
-  p_minus.SubInPlace(Int::FromUint64(1));
-  edge.push_back(F::FromMontgomery(p_minus));
-  for (size_t limb = 0; limb + 1 < Int::kLimbs; ++limb) {
-    Int ones = F::Modulus();
-    for (size_t i = 0; i <= limb; ++i) ones.limbs[i] = ~uint64_t{0};
-    ones.limbs[limb + 1] -= 1;
-    edge.push_back(F::FromMontgomery(ones));
-  }
+  const std::vector<F> edge = EdgeElements<F>();
   // Sums and differences (assembly for 4 limbs) against their definition on the integers.
   auto sum = [](const F& a, const F& b) {
     Int s = a.Montgomery();
@@ -168,6 +181,30 @@ TYPED_TEST(MontgomeryFieldTest, ArithmeticEqualsThePortablePathAndTheDefinition)
     ASSERT_EQ(a + b, sum(a, b)) << "random pair " << i;
     ASSERT_EQ(a - b, difference(a, b)) << "random pair " << i;
   }
+}
+
+// The 32-bit-word product (mont_mul_words32.hpp) that device builds with
+// PROVD_CUDA_PTX_MONT_MUL run, here under the host's model of PTX's carry flag: the algorithm
+// and its bounds (the carries it drops) are checked in CI; that PTX behaves as the model is
+// checked by the device parity test (tests/gpu/field_ops_gpu_test.cpp).
+TYPED_TEST(MontgomeryFieldTest, ThirtyTwoBitWordProductEqualsThePortableOne) {
+  using F = TypeParam;
+  using Chain = words32::HostCarryChain;
+  const std::vector<F> edge = EdgeElements<F>();
+  for (const F& a : edge) {
+    for (const F& b : edge) {
+      EXPECT_EQ(F::template MulWords32<Chain>(a, b), F::MulPortable(a, b));
+    }
+  }
+  TestRng rng(8);
+  for (int i = 0; i < 100000; ++i) {
+    const F a = rng.NextField<F>(), b = rng.NextField<F>();
+    ASSERT_EQ(F::template MulWords32<Chain>(a, b), F::MulPortable(a, b)) << "random pair " << i;
+    ASSERT_EQ(F::template MulWords32<Chain>(a, a), F::MulPortable(a, a)) << "random square " << i;
+  }
+  static_assert(
+      F::template MulWords32<Chain>(F::FromUint64(6), F::FromUint64(7)) == F::FromUint64(42),
+      "the model runs at compile time too");
 }
 
 TEST(FieldConstantsTest, TwoAdicities) {
