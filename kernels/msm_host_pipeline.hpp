@@ -46,7 +46,7 @@ absl::StatusOr<curve::XyzzPoint<C>> RunMsmPipelineOnHost(
   std::vector<uint32_t> begins(layout.buckets(), 0);
   std::vector<uint32_t> ends(layout.buckets(), 0);
   for (uint64_t j = 0; j < layout.pairs(); ++j) {
-    MarkRun(sorted_keys.data(), layout.pairs(), j, begins.data(), ends.data());
+    MarkRun(layout, sorted_keys.data(), layout.pairs(), j, begins.data(), ends.data());
   }
 
   std::vector<uint32_t> counts(layout.buckets());

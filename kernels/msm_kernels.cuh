@@ -34,8 +34,9 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 __global__ void __launch_bounds__(kBlock)
-    MarkRunsKernel(const uint32_t* sorted_keys, uint64_t count, uint32_t* begins, uint32_t* ends) {
-  PROVD_GRID_STRIDE(j, count) { MarkRun(sorted_keys, count, j, begins, ends); }
+    MarkRunsKernel(MsmLayout layout, const uint32_t* sorted_keys, uint64_t count, uint32_t* begins,
+                   uint32_t* ends) {
+  PROVD_GRID_STRIDE(j, count) { MarkRun(layout, sorted_keys, count, j, begins, ends); }
 }
 
 __global__ void __launch_bounds__(kBlock)
@@ -261,7 +262,7 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
         cudaMemsetAsync(d_begins, 0, uint64_t{l.buckets()} * sizeof(uint32_t), stream), what);
     PROVD_CUDA_RETURN_IF_ERROR(
         cudaMemsetAsync(d_ends, 0, uint64_t{l.buckets()} * sizeof(uint32_t), stream), what);
-    MarkRunsKernel<<<GridFor(l.pairs(), kBlock), kBlock, 0, stream>>>(d_sorted_keys, l.pairs(),
+    MarkRunsKernel<<<GridFor(l.pairs(), kBlock), kBlock, 0, stream>>>(l, d_sorted_keys, l.pairs(),
                                                                       d_begins, d_ends);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": runs");
     clock.Mark("runs");

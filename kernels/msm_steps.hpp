@@ -4,14 +4,18 @@
 // the GPU's algorithm against the CPU MSM without a GPU, and the device's field arithmetic is
 // the CPU's own (nvcc --expt-relaxed-constexpr): results agree bit for bit by construction.
 //
-// Pipeline for n points and c-bit unsigned windows, W = ceil(256 / c) windows (all 256 bits of a
-// scalar, so scalars >= r act modulo r exactly as on the CPU):
-//   1. digits      for point i and window w: key = w * 2^c + digit_w(k_i), value = i  (W n pairs)
+// Pipeline for n points and c-bit signed windows, W = ceil(257 / c) windows (all 256 bits of a
+// scalar, so scalars >= r act modulo r exactly as on the CPU, plus the carry of the top digit):
+//   1. digits      signed digits d_w of k_i in [-2^(c-1), 2^(c-1)] (msm::internal::SignedDigits's),
+//                  a pair per point and window: key = w * 2^(c-1) + |d_w| - 1 (bucket b holds
+//                  digit magnitude b + 1 of its window), value = i with the top bit set when
+//                  d_w < 0; zero digits get the discard key, which sorts last  (W n pairs)
 //   2. sort        the pairs by key (CUB's radix sort on the device)
-//   3. runs        [begin, end) of every key's run in the sorted pairs
-//   4. buckets     bucket (w, d) = sum of the points whose window-w digit is d, in sub-runs of
-//                  at most K points folded in a tree (4a-4e below; d = 0 stays empty)
-//   5. segments    a window's 2^c buckets in segments of L: sum_d d B_d over the segment
+//   3. runs        [begin, end) of every bucket's run in the sorted pairs
+//   4. buckets     bucket (w, b) = sum of the points whose window-w digit is +-(b + 1), negated
+//                  for -, in sub-runs of at most K points folded in a tree (4a-4e below)
+//   5. segments    a window's 2^(c-1) buckets in segments of L: sum_b (b + 1) B_b over the
+//                  segment
 //   6. fold        log2(S) launches, each adding segment sums in pairs, until a window's sum
 //                  sits in its first segment
 //   7. windows     gathers those W sums for the download
@@ -35,19 +39,23 @@ namespace provd::kernels {
 struct MsmLayout {
   uint32_t points = 0;
   uint32_t window_bits = 0;      // c
-  uint32_t windows = 0;          // W = ceil(256 / c)
-  uint32_t segment_buckets = 0;  // L, a power of two dividing 2^c
+  uint32_t windows = 0;          // W = ceil(257 / c)
+  uint32_t segment_buckets = 0;  // L, a power of two dividing 2^(c-1)
   uint32_t sub_run_pairs = 0;    // K, the most pairs one thread of step 4 adds
 
-  constexpr uint32_t buckets_per_window() const { return uint32_t{1} << window_bits; }
+  // Signed digits: a bucket per digit magnitude 1 .. 2^(c-1), the sign goes with the point.
+  constexpr uint32_t buckets_per_window() const { return uint32_t{1} << (window_bits - 1); }
   constexpr uint32_t buckets() const { return windows * buckets_per_window(); }
   constexpr uint32_t segments_per_window() const { return buckets_per_window() / segment_buckets; }
   constexpr uint32_t segments() const { return windows * segments_per_window(); }
   constexpr uint64_t pairs() const { return uint64_t{windows} * points; }
-  // Bits of a sort key (window and digit), for a radix sort that skips the rest.
+  // The key of a zero digit's pair: past every bucket, so such pairs sort last and no run
+  // includes them.
+  constexpr uint32_t discard_key() const { return buckets(); }
+  // Bits of a sort key (bucket or discard), for a radix sort that skips the rest.
   constexpr uint32_t key_bits() const {
-    uint32_t bits = window_bits;
-    while ((uint64_t{1} << bits) < buckets()) ++bits;
+    uint32_t bits = 1;
+    while ((uint64_t{1} << bits) <= discard_key()) ++bits;
     return bits;
   }
 };
@@ -60,6 +68,9 @@ inline constexpr uint32_t kSubRunPairs = 32;
 // Sorted pairs are indexed with 32-bit integers (run bounds) and sorted with int-sized counts.
 inline constexpr uint64_t kMaxMsmPairs = (uint64_t{1} << 31) - 1;
 inline constexpr uint32_t kScalarBits = 256;
+// A pair's value: the point's index, and this bit when its digit is negative (points are
+// fewer than 2^31 per batch).
+inline constexpr uint32_t kNegatedPoint = uint32_t{1} << 31;
 
 // The layout for `points` points; window_bits = 0 picks the width (about log2(n) - 3, between
 // 4 and 16: wide enough that bucket additions dominate, narrow enough that the W * 2^c buckets
@@ -90,11 +101,13 @@ inline absl::StatusOr<MsmLayout> PlanMsmLayout(uint64_t points, uint32_t window_
   layout.points = static_cast<uint32_t>(points);
   layout.sub_run_pairs = sub_run_pairs;
   layout.window_bits = window_bits;
-  layout.windows = (kScalarBits + window_bits - 1) / window_bits;
+  // One bit more than the scalar's: a carry can leave the top signed digit.
+  layout.windows = (kScalarBits + 1 + window_bits - 1) / window_bits;
   // L = 16: a short chain per segment thread; its cost is the multiplication by lo (c
   // doublings), shared by L buckets.
+  const uint32_t log_buckets = window_bits - 1;
   layout.segment_buckets = uint32_t{1}
-                           << (window_bits < kSegmentBucketsLog ? window_bits : kSegmentBucketsLog);
+                           << (log_buckets < kSegmentBucketsLog ? log_buckets : kSegmentBucketsLog);
   if (layout.pairs() > kMaxMsmPairs) {
     return absl::InvalidArgumentError(absl::StrCat(
         "GPU MSM over ", points, " points with ", window_bits, "-bit windows: ", layout.pairs(),
@@ -103,22 +116,32 @@ inline absl::StatusOr<MsmLayout> PlanMsmLayout(uint64_t points, uint32_t window_
   return layout;
 }
 
-// Step 1, thread per point: the point's W (key, value) pairs, window-major.
+// Step 1, thread per point: the point's W (key, value) pairs, window-major. The digits are the
+// CPU MSM's (msm::internal::SignedDigits): a window's c bits plus the carry, taken as negative
+// (and carrying 1 on) when above 2^(c-1). With W c >= 257 the last window cannot carry out.
 constexpr void WriteDigitPairs(const MsmLayout& layout, const msm::Scalar& scalar, uint32_t point,
                                uint32_t* keys, uint32_t* values) {
+  const uint32_t c = layout.window_bits;
+  const uint32_t half = uint32_t{1} << (c - 1);
+  uint32_t carry = 0;
   for (uint32_t w = 0; w < layout.windows; ++w) {
     const uint64_t slot = uint64_t{w} * layout.points + point;
-    keys[slot] = (w << layout.window_bits) |
-                 msm::ExtractBits(scalar, size_t{w} * layout.window_bits, layout.window_bits);
-    values[slot] = point;
+    const uint32_t raw = msm::ExtractBits(scalar, size_t{w} * c, c) + carry;
+    const bool negative = raw > half;
+    const uint32_t magnitude = negative ? (uint32_t{1} << c) - raw : raw;
+    carry = negative ? 1 : 0;
+    keys[slot] =
+        magnitude == 0 ? layout.discard_key() : w * layout.buckets_per_window() + (magnitude - 1);
+    values[slot] = point | (negative ? kNegatedPoint : 0);
   }
 }
 
-// Step 3, thread per sorted pair: records where the run of its key starts and ends. Keys with no
-// pair keep the begin = end = 0 the caller zeroed them to.
-constexpr void MarkRun(const uint32_t* sorted_keys, uint64_t count, uint64_t j, uint32_t* begins,
-                       uint32_t* ends) {
+// Step 3, thread per sorted pair: records where the run of its bucket starts and ends. Buckets
+// with no pair keep the begin = end = 0 the caller zeroed them to; discarded pairs have none.
+constexpr void MarkRun(const MsmLayout& layout, const uint32_t* sorted_keys, uint64_t count,
+                       uint64_t j, uint32_t* begins, uint32_t* ends) {
   const uint32_t key = sorted_keys[j];
+  if (key >= layout.discard_key()) return;
   if (j == 0 || sorted_keys[j - 1] != key) begins[key] = static_cast<uint32_t>(j);
   if (j + 1 == count || sorted_keys[j + 1] != key) ends[key] = static_cast<uint32_t>(j + 1);
 }
@@ -130,10 +153,9 @@ constexpr void MarkRun(const uint32_t* sorted_keys, uint64_t count, uint64_t j, 
 // at most K pairs, a thread sums each, and the sub-run sums of a bucket are folded in a tree:
 // the longest chain is K + log2(n / K) additions whatever the scalars.
 
-// 4a, thread per bucket: the number of sub-runs of its run (none for digit 0: it adds nothing).
+// 4a, thread per bucket: the number of sub-runs of its run.
 constexpr uint32_t SubRunCount(const MsmLayout& layout, uint32_t bucket, const uint32_t* begins,
                                const uint32_t* ends) {
-  if ((bucket & (layout.buckets_per_window() - 1)) == 0) return 0;
   return (ends[bucket] - begins[bucket] + layout.sub_run_pairs - 1) / layout.sub_run_pairs;
 }
 
@@ -177,7 +199,11 @@ constexpr void AccumulateSubRun(const MsmLayout& layout, uint32_t s,
   const uint32_t to =
       from + layout.sub_run_pairs < ends[lo] ? from + layout.sub_run_pairs : ends[lo];
   curve::XyzzPoint<C> sum;
-  for (uint32_t j = from; j < to; ++j) sum.AddAffine(points[sorted_values[j]]);
+  for (uint32_t j = from; j < to; ++j) {
+    const uint32_t value = sorted_values[j];
+    const curve::AffinePoint<C>& point = points[value & ~kNegatedPoint];
+    sum.AddAffine((value & kNegatedPoint) != 0 ? -point : point);
+  }
   partial[s] = sum;
   owner[s] = lo;
 }
@@ -204,8 +230,8 @@ constexpr curve::XyzzPoint<C> BucketSum(uint32_t bucket, const uint32_t* first_s
   return counts[bucket] != 0 ? partial[first_sub[bucket]] : curve::XyzzPoint<C>();
 }
 
-// Step 5, thread per segment s (window s / S, buckets [lo, lo + L) of it): sum_d d * B_d over
-// the segment, as the running-sum walk sum_d (d - lo) B_d plus lo times the plain sum.
+// Step 5, thread per segment s (window s / S, buckets [lo, lo + L) of it): sum_b (b + 1) B_b
+// over the segment, as the running-sum walk sum_b (b - lo) B_b plus lo + 1 times the plain sum.
 template <typename C>
 constexpr curve::XyzzPoint<C> ReduceSegment(const MsmLayout& layout, uint32_t segment,
                                             const curve::XyzzPoint<C>* buckets) {
@@ -220,7 +246,7 @@ constexpr curve::XyzzPoint<C> ReduceSegment(const MsmLayout& layout, uint32_t se
     weighted.Add(running);  // B_d is counted once for every step from d down to 1: d times
   }
   running.Add(b[0]);
-  if (lo != 0) weighted.Add(curve::ScalarMul(running, field::BigInt<1>::FromUint64(lo)));
+  weighted.Add(lo == 0 ? running : curve::ScalarMul(running, field::BigInt<1>::FromUint64(lo + 1)));
   return weighted;
 }
 

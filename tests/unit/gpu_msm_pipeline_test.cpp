@@ -64,6 +64,36 @@ TYPED_TEST(GpuMsmPipelineTest, EdgeCases) {
   EXPECT_TRUE(zero->IsInfinity());
 }
 
+// Signed digits at their bounds: every digit 2^(c-1) (the largest kept positive) or one more
+// (the first taken negative, carrying into the next window), all-ones scalars (a carry through
+// every window), a lone top bit, and a point whose two scalars' digits cancel (k and 2^256 - k).
+TYPED_TEST(GpuMsmPipelineTest, SignedDigitsAtTheirBoundsAndCarriesThroughEveryWindow) {
+  using C = TypeParam;
+  Instance<C> in = RandomInstance<C>(10, 21);
+  auto repeated = [](uint64_t limb) {
+    msm::Scalar k;
+    for (auto& l : k.limbs) l = limb;
+    return k;
+  };
+  in.scalars[0] = repeated(0x8888888888888888);  // 4-bit windows: digit 8 = 2^(c-1)
+  in.scalars[1] = repeated(0x9999999999999999);  // 9 = -7 and a carry
+  in.scalars[2] = repeated(0x8080808080808080);  // 8-bit windows: 2^(c-1)
+  in.scalars[3] = repeated(0x8181818181818181);
+  in.scalars[4] = repeated(~uint64_t{0});
+  in.scalars[5] = msm::Scalar();
+  in.scalars[5].limbs[3] = uint64_t{1} << 63;
+  in.points[7] = in.points[6];
+  in.scalars[7] = msm::Scalar();
+  in.scalars[7].SubInPlace(in.scalars[6]);  // 2^256 - k
+  const auto expected = NaiveMsm(in);
+  for (uint32_t bits : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 13u}) {
+    SCOPED_TRACE(::testing::Message() << "window " << bits);
+    auto result = RunMsmPipelineOnHost<C>(in.points, in.scalars, bits);
+    ASSERT_THAT(result, IsOk());
+    EXPECT_EQ(*result, expected);
+  }
+}
+
 TEST(GpuMsmPipelineTest, AllScalarsEqualFillOneBucketPerWindow) {
   using C = curve::Bn254G1;
   Instance<C> in = RandomInstance<C>(300, 5);
@@ -131,9 +161,10 @@ TEST(GpuMsmLayoutTest, WindowGrowsWithTheInputAndKeysFitTheirBits) {
     ASSERT_THAT(layout, IsOk());
     EXPECT_GE(layout->window_bits, previous);
     EXPECT_LE(layout->window_bits, kMaxGpuWindowBits);
-    EXPECT_GE(layout->windows * layout->window_bits, kScalarBits);
+    EXPECT_GE(layout->windows * layout->window_bits, kScalarBits + 1);  // the top digit's carry
+    EXPECT_EQ(layout->buckets_per_window(), uint32_t{1} << (layout->window_bits - 1));
     EXPECT_EQ(layout->buckets_per_window() % layout->segment_buckets, 0u);
-    EXPECT_LE(uint64_t{layout->buckets()}, uint64_t{1} << layout->key_bits());
+    EXPECT_LT(uint64_t{layout->discard_key()}, uint64_t{1} << layout->key_bits());
     previous = layout->window_bits;
   }
   EXPECT_THAT(PlanMsmLayout(0),
