@@ -33,7 +33,6 @@ enum class Slot : size_t {
   kFirstSubRuns,
   kSubRunOwners,
   kSubRunSums,
-  kBuckets,
   kSegments,
   kWindows,
   kNttData,

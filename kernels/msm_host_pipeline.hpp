@@ -67,13 +67,9 @@ absl::StatusOr<curve::XyzzPoint<C>> RunMsmPipelineOnHost(
                      partial.data());
     }
   }
-  std::vector<Xyzz> buckets(layout.buckets());
-  for (uint32_t b = 0; b < layout.buckets(); ++b) {
-    buckets[b] = BucketSum<C>(b, first_sub.data(), counts.data(), partial.data());
-  }
   std::vector<Xyzz> segment_sums(layout.segments());
   for (uint32_t s = 0; s < layout.segments(); ++s) {
-    segment_sums[s] = ReduceSegment<C>(layout, s, buckets.data());
+    segment_sums[s] = ReduceSegment<C>(layout, s, first_sub.data(), counts.data(), partial.data());
   }
   for (uint32_t stride = 1; stride < layout.segments_per_window(); stride *= 2) {
     for (uint32_t item = 0; item < FoldItems(layout, stride); ++item) {

@@ -70,19 +70,11 @@ __global__ void __launch_bounds__(kBlock)
 
 template <typename C>
 __global__ void __launch_bounds__(kBlock)
-    BucketsKernel(MsmLayout layout, const uint32_t* first_sub, const uint32_t* counts,
-                  const curve::XyzzPoint<C>* partial, curve::XyzzPoint<C>* buckets) {
-  PROVD_GRID_STRIDE(b, layout.buckets()) {
-    buckets[b] = BucketSum<C>(static_cast<uint32_t>(b), first_sub, counts, partial);
-  }
-}
-
-template <typename C>
-__global__ void __launch_bounds__(kBlock)
-    SegmentsKernel(MsmLayout layout, const curve::XyzzPoint<C>* buckets,
-                   curve::XyzzPoint<C>* segment_sums) {
+    SegmentsKernel(MsmLayout layout, const uint32_t* first_sub, const uint32_t* counts,
+                   const curve::XyzzPoint<C>* partial, curve::XyzzPoint<C>* segment_sums) {
   PROVD_GRID_STRIDE(s, layout.segments()) {
-    segment_sums[s] = ReduceSegment<C>(layout, static_cast<uint32_t>(s), buckets);
+    segment_sums[s] =
+        ReduceSegment<C>(layout, static_cast<uint32_t>(s), first_sub, counts, partial);
   }
 }
 
@@ -128,7 +120,7 @@ template <typename C>
 uint64_t BatchBytes(const MsmLayout& layout, size_t sort_temp) {
   return uint64_t{layout.points} * (sizeof(curve::AffinePoint<C>) + sizeof(msm::Scalar)) +
          layout.pairs() * 4 * sizeof(uint32_t) + sort_temp +
-         uint64_t{layout.buckets()} * (4 * sizeof(uint32_t) + sizeof(curve::XyzzPoint<C>)) +
+         uint64_t{layout.buckets()} * 4 * sizeof(uint32_t) +
          MaxSubRuns(layout) * (sizeof(uint32_t) + sizeof(curve::XyzzPoint<C>)) +
          (uint64_t{layout.segments()} + layout.windows) * sizeof(curve::XyzzPoint<C>);
 }
@@ -204,7 +196,6 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
              std::pair{Slot::kFirstSubRuns, uint64_t{layout.buckets()} * sizeof(uint32_t)},
              std::pair{Slot::kSubRunOwners, MaxSubRuns(layout) * sizeof(uint32_t)},
              std::pair{Slot::kSubRunSums, MaxSubRuns(layout) * sizeof(Xyzz)},
-             std::pair{Slot::kBuckets, uint64_t{layout.buckets()} * sizeof(Xyzz)},
              std::pair{Slot::kSegments, uint64_t{layout.segments()} * sizeof(Xyzz)},
              std::pair{Slot::kWindows, uint64_t{layout.windows} * sizeof(Xyzz)},
          }) {
@@ -235,7 +226,6 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
     auto* d_first_sub = r.buffer(Slot::kFirstSubRuns).as<uint32_t>();
     auto* d_owner = r.buffer(Slot::kSubRunOwners).as<uint32_t>();
     auto* d_partial = r.buffer(Slot::kSubRunSums).as<Xyzz>();
-    auto* d_buckets = r.buffer(Slot::kBuckets).as<Xyzz>();
     auto* d_segments = r.buffer(Slot::kSegments).as<Xyzz>();
     auto* d_windows = r.buffer(Slot::kWindows).as<Xyzz>();
 
@@ -282,12 +272,9 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
           l, stride, d_first_sub, d_counts, d_owner, d_partial);
       PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": sub-run fold");
     }
-    BucketsKernel<C><<<GridFor(l.buckets(), kBlock), kBlock, 0, stream>>>(l, d_first_sub, d_counts,
-                                                                          d_partial, d_buckets);
-    PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": buckets");
     clock.Mark("buckets");
-    SegmentsKernel<C>
-        <<<GridFor(l.segments(), kBlock), kBlock, 0, stream>>>(l, d_buckets, d_segments);
+    SegmentsKernel<C><<<GridFor(l.segments(), kBlock), kBlock, 0, stream>>>(
+        l, d_first_sub, d_counts, d_partial, d_segments);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": segments");
     for (uint32_t stride = 1; stride < l.segments_per_window(); stride *= 2) {
       FoldKernel<C>

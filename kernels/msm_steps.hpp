@@ -222,7 +222,7 @@ constexpr void FoldSubRuns(const MsmLayout& layout, uint32_t stride, uint32_t s,
   partial[s].Add(partial[s + stride]);
 }
 
-// 4e, thread per bucket: its sum.
+// 4e: a bucket's sum, read where the fold left it (step 5 reads buckets through this).
 template <typename C>
 constexpr curve::XyzzPoint<C> BucketSum(uint32_t bucket, const uint32_t* first_sub,
                                         const uint32_t* counts,
@@ -234,18 +234,19 @@ constexpr curve::XyzzPoint<C> BucketSum(uint32_t bucket, const uint32_t* first_s
 // over the segment, as the running-sum walk sum_b (b - lo) B_b plus lo + 1 times the plain sum.
 template <typename C>
 constexpr curve::XyzzPoint<C> ReduceSegment(const MsmLayout& layout, uint32_t segment,
-                                            const curve::XyzzPoint<C>* buckets) {
+                                            const uint32_t* first_sub, const uint32_t* counts,
+                                            const curve::XyzzPoint<C>* partial) {
   const uint32_t per_window = layout.segments_per_window();
   const uint32_t window = segment / per_window;
   const uint32_t lo = (segment % per_window) * layout.segment_buckets;
-  const curve::XyzzPoint<C>* b = buckets + uint64_t{window} * layout.buckets_per_window() + lo;
+  const uint32_t b = window * layout.buckets_per_window() + lo;
   curve::XyzzPoint<C> running;
   curve::XyzzPoint<C> weighted;
   for (uint32_t d = layout.segment_buckets - 1; d > 0; --d) {
-    running.Add(b[d]);
+    running.Add(BucketSum<C>(b + d, first_sub, counts, partial));
     weighted.Add(running);  // B_d is counted once for every step from d down to 1: d times
   }
-  running.Add(b[0]);
+  running.Add(BucketSum<C>(b, first_sub, counts, partial));
   weighted.Add(lo == 0 ? running : curve::ScalarMul(running, field::BigInt<1>::FromUint64(lo + 1)));
   return weighted;
 }
