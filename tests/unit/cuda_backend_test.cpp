@@ -3,9 +3,12 @@
 // the caller's data alone; fault injection is read from the environment. Runs on every host;
 // device-side checks are in tests/gpu.
 #include <cstdlib>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "kernels/cuda_backend_factory.hpp"
+#include "kernels/field_ops.hpp"
+#include "prover_core/field/bn254.hpp"
 #include "prover_core/groth16/engine.hpp"
 #include "tests/support/status_matchers.hpp"
 
@@ -70,6 +73,25 @@ TEST(CudaBackendTest, FaultInjectionComesFromTheEnvironment) {
   EXPECT_THAT(CudaBackendFactory::OptionsFromEnvironment(base),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"often\"")));
   ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_EVERY"), 0);
+}
+
+// The device field-product helpers (parity test, gpu_bench) reject bad requests before they
+// touch a device, so a wrong call is a clear INVALID_ARGUMENT on every host.
+TEST(CudaFieldProductsTest, BadRequestsAreInvalidArgumentWithoutADevice) {
+  using F = field::Bn254Fq;
+  std::vector<F> a(4), b(3), out(4);
+  EXPECT_THAT(MultiplyOnDevice<F>(kNoSuchDevice, ProductForm::kWords32Ptx, a, b, out),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sizes do not match")));
+  std::vector<F> ops(kFieldOpCount * 3);
+  EXPECT_THAT(EvaluateFieldOpsOnDevice<F>(kNoSuchDevice, a, a, ops),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("sizes do not match")));
+  EXPECT_THAT(TimeProductChainsOnDevice<F>(kNoSuchDevice, ProductForm::kLimbs64, 100, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("multiple of 256")));
+  EXPECT_THAT(TimeProductChainsOnDevice<F>(kNoSuchDevice, ProductForm::kLimbs64, 0, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("multiple of 256")));
+  // A well-formed request on a device that does not exist fails cleanly instead.
+  EXPECT_THAT(MultiplyOnDevice<F>(kNoSuchDevice, ProductForm::kLimbs64, a, a, out),
+              ::testing::Not(IsOk()));
 }
 
 }  // namespace
