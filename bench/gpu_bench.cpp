@@ -1,9 +1,10 @@
 // The CUDA backend against the CPU backend of the same binary: G1 MSM 2^16..2^24 for both
 // curves, G2 MSM 2^20, NTT 2^16..2^26 (BN254 Fr, Goldilocks). Times include the host-device
 // copies of the inputs and results (what a proof's chunk pays); the session, its buffers and
-// the NTT's twiddles stay resident across iterations, as within a proof. Also the device's two
-// forms of the field product, in products per second. CPU cases are named .../cpu and GPU
-// cases .../gpu; on a host without a GPU the GPU cases report an error.
+// the NTT's twiddles stay resident across iterations, as within a proof. Also the Groth16 LDE's
+// step (ntt::ShiftToCoset) as one device call, a STARK trace's batched coset LDE, and the
+// device's two forms of the field product, in products per second. CPU cases are named .../cpu and
+// GPU cases .../gpu; on a host without a GPU the GPU cases report an error.
 #include <memory>
 
 #include "bench/bench_inputs.hpp"
@@ -78,7 +79,10 @@ void BM_Msm(benchmark::State& state) {
   state.SetLabel("cpu");
 }
 
-template <typename F>
+// A forward NTT's stages or (kCoset) the Groth16 LDE's whole step, ntt::ShiftToCoset.
+enum class NttCase { kStages, kCoset };
+
+template <typename F, NttCase kCase = NttCase::kStages>
 void BM_Ntt(benchmark::State& state) {
   const size_t log_n = static_cast<size_t>(state.range(0));
   const bool gpu = state.range(1) == 1;
@@ -93,15 +97,72 @@ void BM_Ntt(benchmark::State& state) {
   }
   std::vector<F> data(size_t{1} << log_n);
   for (size_t i = 0; i < data.size(); ++i) data[i] = F::FromUint64(i * 0x9e3779b97f4a7c15ull);
-  if (gpu && !Session()->NttStages<F>(data, **tw, ntt::Direction::kForward, 0, log_n).ok()) {
+  const F shift = ntt::RootOfUnity<F>(log_n + 1);
+  auto run = [&]() -> absl::Status {
+    if (kCase == NttCase::kCoset) {
+      return gpu ? Session()->ShiftToCoset<F>(data, **tw, shift)
+                 : ntt::ShiftToCoset<F>(data, **tw, shift, DefaultThreadPool());
+    }
+    return gpu ? Session()->NttStages<F>(data, **tw, ntt::Direction::kForward, 0, log_n)
+               : ntt::RunStages<F>(data, **tw, ntt::Direction::kForward, 0, log_n,
+                                   DefaultThreadPool());
+  };
+  if (gpu && !run().ok()) {
     state.SkipWithError("warm-up failed");
     return;
   }
   for (auto _ : state) {
-    absl::Status s = gpu ? Session()->NttStages<F>(data, **tw, ntt::Direction::kForward, 0, log_n)
-                         : ntt::RunStages<F>(data, **tw, ntt::Direction::kForward, 0, log_n,
-                                             DefaultThreadPool());
+    absl::Status s = run();
     if (!s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return;
+    }
+  }
+  if (gpu) ReportPhases(state);
+  state.SetLabel(gpu ? "gpu" : "cpu");
+}
+
+// A STARK trace's LDE: `columns` (arg 1) polynomials of 2^log_n values (arg 0) to their values
+// on a coset 4 times larger, in one device call or column by column on the CPU (arg 2: 0 CPU,
+// 1 GPU, last so that the scripts' /0/ and /1/ filters apply).
+template <typename F>
+void BM_CosetLde(benchmark::State& state) {
+  const size_t log_n = static_cast<size_t>(state.range(0));
+  const size_t columns = static_cast<size_t>(state.range(1));
+  const bool gpu = state.range(2) == 1;
+  constexpr size_t kBlowupLog = 2;
+  if (gpu && Session() == nullptr) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  auto small = ntt::GetTwiddles<F>(log_n, DefaultThreadPool());
+  auto large = ntt::GetTwiddles<F>(log_n + kBlowupLog, DefaultThreadPool());
+  if (!small.ok() || !large.ok()) {
+    state.SkipWithError("no twiddles for the domain");
+    return;
+  }
+  const size_t n = size_t{1} << log_n;
+  const size_t big = n << kBlowupLog;
+  std::vector<F> evals(columns * n);
+  for (size_t i = 0; i < evals.size(); ++i) evals[i] = F::FromUint64(i * 0x9e3779b97f4a7c15ull);
+  std::vector<F> out(columns * big);
+  const F shift = F::FromUint64(7);
+  auto run = [&]() -> absl::Status {
+    if (gpu) return Session()->CosetLde<F>(evals, out, columns, **small, **large, shift);
+    for (size_t c = 0; c < columns; ++c) {
+      absl::Status s =
+          ntt::CosetLde<F>(std::span<const F>(evals).subspan(c * n, n),
+                           std::span<F>(out).subspan(c * big, big), shift, DefaultThreadPool());
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+  if (gpu && !run().ok()) {
+    state.SkipWithError("warm-up failed");
+    return;
+  }
+  for (auto _ : state) {
+    if (absl::Status s = run(); !s.ok()) {
       state.SkipWithError(std::string(s.message()).c_str());
       return;
     }
@@ -181,6 +242,22 @@ BENCHMARK(BM_Ntt<field::Bn254Fr>)
 BENCHMARK(BM_Ntt<field::Goldilocks>)
     ->ArgsProduct({{16, 20, 22, 24}, {0, 1}})
     ->ArgsProduct({{26}, {1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+// One column of the Groth16 LDE (inverse NTT, coset powers, NTT) per iteration.
+BENCHMARK(BM_Ntt<field::Bn254Fr, NttCase::kCoset>)
+    ->Name("BM_ShiftToCoset<Bn254Fr>")
+    ->ArgsProduct({{16, 20, 22}, {0, 1}})
+    ->ArgsProduct({{24}, {1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+BENCHMARK(BM_CosetLde<field::Goldilocks>)
+    ->ArgsProduct({{16, 20}, {8}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_CosetLde<field::Bn254Fr>)
+    ->ArgsProduct({{16, 18}, {4}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -110,7 +110,7 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
                  "Points per MSM chunk: a GPU can change hands between chunks (0: no chunks)")
       ->capture_default_str();
   app.add_option("--ntt-chunk-stages", config.ntt_chunk_stages,
-                 "NTT stages per chunk (0: a whole transform per chunk)")
+                 "NTT stages per chunk (0: a whole LDE step per chunk, one device call)")
       ->capture_default_str();
   app.add_option("--gpu-memory-budget-bytes", config.gpu_memory_budget_bytes,
                  "Device memory one proof may hold on a GPU; larger MSMs run in batches "

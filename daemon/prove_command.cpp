@@ -119,7 +119,7 @@ void AddProveFlags(CLI::App& app, ProveCommand& command) {
   app.add_option("--gpu-memory-budget-bytes", command.gpu_memory_budget_bytes,
                  "device memory the proof may hold on a GPU (0: 90% of what is free)");
   app.add_option("--ntt-chunk-stages", command.ntt_chunk_stages,
-                 "NTT stages per chunk (0: whole transforms)");
+                 "NTT stages per chunk (0: a whole LDE step per chunk, one device call)");
   app.add_flag("--verbose", command.verbose, "print per-round timings to stderr");
   app.add_option("--priority", command.priority,
                  "high: take a GPU from low-priority provers; low: yield it to them")

@@ -45,6 +45,10 @@ class CudaBackend final : public Backend<E> {
     return Run(
         [&](CudaSession& s) { return s.NttStages<Fr>(data, twiddles, direction, first, end); });
   }
+  absl::Status ShiftToCoset(std::span<Fr> data, const ntt::Twiddles<Fr>& twiddles,
+                            const Fr& shift) override {
+    return Run([&](CudaSession& s) { return s.ShiftToCoset<Fr>(data, twiddles, shift); });
+  }
 
   void ReleaseDeviceMemory() override {
     session_.reset();

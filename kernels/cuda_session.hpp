@@ -68,6 +68,21 @@ class CudaSession {
   absl::Status NttStages(std::span<F> data, const ntt::Twiddles<F>& twiddles,
                          ntt::Direction direction, size_t first, size_t end);
 
+  // ntt::ShiftToCoset on the device (the fields of NttStages): `data` moves once each way, and
+  // is overwritten only on success. Both stage tables of the domain stay on the device.
+  template <typename F>
+  absl::Status ShiftToCoset(std::span<F> data, const ntt::Twiddles<F>& twiddles, const F& shift);
+
+  // ntt::CosetLde of `columns` polynomials at once (the STARK trace's LDE): `evals` holds each
+  // column's values on the domain of `small` one column after another, and `out` receives each
+  // column's values on the coset shift * <w> of `large`'s domain (a power-of-two blow-up, 1
+  // allowed). Columns run in groups that fit the VRAM budget; on error `out` may hold some
+  // groups' results and the call can be rerun (evals never changes).
+  template <typename F>
+  absl::Status CosetLde(std::span<const F> evals, std::span<F> out, size_t columns,
+                        const ntt::Twiddles<F>& small, const ntt::Twiddles<F>& large,
+                        const F& shift);
+
   // Frees every device buffer, the pinned staging memory and the stream; later calls allocate
   // again. What a prover yielding its device calls.
   void Release();

@@ -36,13 +36,25 @@ enum class Slot : size_t {
   kSegments,
   kWindows,
   kNttData,
-  kTwiddles,
+  kForwardTwiddles,
+  kInverseTwiddles,
+  kCosetScale,
   kCount,
 };
 
 // Uploads from pageable memory move through two pinned halves of this size: the host copy into
 // one overlaps the DMA out of the other, so an upload costs about the larger of the two.
 inline constexpr size_t kStagingChunkBytes = size_t{32} << 20;
+
+// The domain whose stage table a twiddle slot holds; a null field name: none.
+struct StageTableTag {
+  const char* field = nullptr;
+  size_t log_n = 0;
+};
+
+inline Slot TwiddleSlot(ntt::Direction direction) {
+  return direction == ntt::Direction::kForward ? Slot::kForwardTwiddles : Slot::kInverseTwiddles;
+}
 
 struct CudaSession::Resources {
   CudaStream stream;  // declared first: destroyed after every buffer that uses it
@@ -51,10 +63,8 @@ struct CudaSession::Resources {
   // when the DMA out of each half is done); a download lands whole. Destroyed before the stream.
   PinnedHostBuffer staging;
   std::array<CudaEvent, 2> staged;
-  // Which stage table kTwiddles holds: (field name, log n, direction); null name: none.
-  const char* twiddle_field = nullptr;
-  size_t twiddle_log_n = 0;
-  bool twiddle_inverse = false;
+  // Which stage table each twiddle slot holds (indexed by ntt::Direction).
+  std::array<StageTableTag, 2> stage_tables;
 
   GrowOnlyDeviceBuffer& buffer(Slot slot) { return buffers[static_cast<size_t>(slot)]; }
 
@@ -128,14 +138,16 @@ struct CudaSession::Resources {
   // Frees the given slots (after the stream's work), keeping the stream.
   void ReleaseSlots(std::initializer_list<Slot> slots) {
     for (Slot slot : slots) buffer(slot).reset(stream.get());
-    if (buffer(Slot::kTwiddles).capacity() == 0) twiddle_field = nullptr;
+    for (ntt::Direction d : {ntt::Direction::kForward, ntt::Direction::kInverse}) {
+      if (buffer(TwiddleSlot(d)).capacity() == 0) stage_tables[static_cast<size_t>(d)] = {};
+    }
   }
 
   // Frees every buffer and the staging memory, keeping the stream.
   void ReleaseBuffers() {
     for (GrowOnlyDeviceBuffer& b : buffers) b.reset(stream.get());
     staging.reset(stream.get());
-    twiddle_field = nullptr;
+    stage_tables = {};
   }
 
   void ReleaseAll() {
@@ -143,7 +155,7 @@ struct CudaSession::Resources {
     for (GrowOnlyDeviceBuffer& b : buffers) b.reset(stream.get());
     staging.reset(stream.get());
     for (CudaEvent& e : staged) e.reset();
-    twiddle_field = nullptr;
+    stage_tables = {};
     stream.reset();
   }
 };

@@ -145,7 +145,8 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
   Resources& r = *resources_;
 
   // Buffers held for NTTs are not this call's: free them, so the budget is the MSM's alone.
-  r.ReleaseSlots({Slot::kNttData, Slot::kTwiddles});
+  r.ReleaseSlots(
+      {Slot::kNttData, Slot::kForwardTwiddles, Slot::kInverseTwiddles, Slot::kCosetScale});
   // The largest batch (halving from all points) whose pairs can be indexed and whose buffers
   // fit the budget.
   uint64_t batch = points.size();

@@ -40,6 +40,10 @@ class Backend {
   // DIF stages [first, end) of an NTT over `data` (ntt::RunStages semantics).
   virtual absl::Status NttStages(std::span<Fr> data, const ntt::Twiddles<Fr>& twiddles,
                                  ntt::Direction direction, size_t first, size_t end) = 0;
+  // ntt::ShiftToCoset over `data` in one call (a whole round of the Groth16 prover's LDE): a
+  // device moves the column once each way and keeps the permutations and scalings on board.
+  virtual absl::Status ShiftToCoset(std::span<Fr> data, const ntt::Twiddles<Fr>& twiddles,
+                                    const Fr& shift) = 0;
   // Frees every device buffer and stream the backend holds (before its lease yields the
   // device); later calls upload again what they need. Nothing to do for the CPU.
   virtual void ReleaseDeviceMemory() {}

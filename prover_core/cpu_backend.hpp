@@ -34,6 +34,10 @@ class CpuBackend final : public Backend<E> {
                          ntt::Direction direction, size_t first, size_t end) override {
     return ntt::RunStages(data, twiddles, direction, first, end, pool_);
   }
+  absl::Status ShiftToCoset(std::span<Fr> data, const ntt::Twiddles<Fr>& twiddles,
+                            const Fr& shift) override {
+    return ntt::ShiftToCoset(data, twiddles, shift, pool_);
+  }
 
  private:
   ThreadPool& pool_;

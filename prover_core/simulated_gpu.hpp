@@ -64,6 +64,16 @@ class SimulatedGpuBackend final : public Backend<E> {
     if (s.ok()) std::memcpy(data.data(), device->data(), device->size());  // download
     return s;
   }
+  absl::Status ShiftToCoset(std::span<Fr> data, const ntt::Twiddles<Fr>& twiddles,
+                            const Fr& shift) override {
+    if (absl::Status s = BeginCall(); !s.ok()) return s;
+    absl::StatusOr<std::span<uint8_t>> device = Upload(std::as_bytes(data));
+    if (!device.ok()) return device.status();
+    std::span<Fr> on_device(reinterpret_cast<Fr*>(device->data()), data.size());
+    absl::Status s = cpu_.ShiftToCoset(on_device, twiddles, shift);
+    if (s.ok()) std::memcpy(data.data(), device->data(), device->size());  // download
+    return s;
+  }
 
   void ReleaseDeviceMemory() override {
     Account(-static_cast<int64_t>(memory_.size()));

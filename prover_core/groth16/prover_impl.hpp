@@ -106,18 +106,31 @@ class Groth16Run {
     });
   }
 
-  // Evaluations on the domain in, evaluations on the odd coset w_2n * <w_n> out.
+  // Evaluations on the domain in, evaluations on the odd coset w_2n * <w_n> out. By default one
+  // chunk (a backend's ShiftToCoset: a device moves the column once each way); with
+  // ntt_chunk_stages, chunks of that many stages of the inverse and the forward transform, so a
+  // yield can come between them.
   absl::Status Lde(Round round, std::vector<Fr>& values) {
     const size_t log_n = key_.header().log_domain;
-    const size_t per_chunk = options_.ntt_chunk_stages == 0
-                                 ? std::max<size_t>(log_n, 1)
-                                 : std::max<size_t>(options_.ntt_chunk_stages, 1);
+    const std::span<Fr> data(values);
+    const Fr shift = ntt::RootOfUnity<Fr>(log_n + 1);
+    if (options_.ntt_chunk_stages == 0) {
+      return executor_.RunRound(round, 1, [&]() -> absl::Status {
+        if (absl::Status s = Cancelled(); !s.ok()) return s;
+        absl::StatusOr<std::shared_ptr<const ntt::Twiddles<Fr>>> tw =
+            ntt::GetTwiddles<Fr>(log_n, pool_);
+        if (!tw.ok()) return tw.status();
+        return executor_.RunChunk(plan::ChunkRef{round, 0, 1}, [&](Backend<E>& backend) {
+          return backend.ShiftToCoset(data, **tw, shift);
+        });
+      });
+    }
+    const size_t per_chunk = std::max<size_t>(options_.ntt_chunk_stages, 1);
     const size_t pieces = log_n == 0 ? 0 : (log_n + per_chunk - 1) / per_chunk;
     return executor_.RunRound(round, 2 * pieces, [&]() -> absl::Status {
       absl::StatusOr<std::shared_ptr<const ntt::Twiddles<Fr>>> tw =
           ntt::GetTwiddles<Fr>(log_n, pool_);
       if (!tw.ok()) return tw.status();
-      const std::span<Fr> data(values);
       size_t chunk = 0;
       auto transform = [&](ntt::Direction direction) -> absl::Status {
         for (size_t first = 0; first < log_n; first += per_chunk) {
@@ -133,7 +146,7 @@ class Groth16Run {
         return absl::OkStatus();
       };
       if (absl::Status s = transform(ntt::Direction::kInverse); !s.ok()) return s;
-      ntt::ScaleByPowers(data, ntt::RootOfUnity<Fr>(log_n + 1), pool_);
+      ntt::ScaleByPowers(data, shift, pool_);
       return transform(ntt::Direction::kForward);
     });
   }

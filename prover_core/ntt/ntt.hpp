@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "absl/status/status.h"
@@ -98,19 +99,28 @@ absl::Status RunStages(std::span<F> data, const Twiddles<F>& tw, Direction direc
   return absl::OkStatus();
 }
 
+// The low `bits` bits of i in reverse order (bits <= 64; higher bits of i are ignored).
+// constexpr, and free of builtins, so that the CUDA NTT's finish step runs it on the device.
+constexpr uint64_t ReverseBits(uint64_t i, uint32_t bits) {
+  if (bits == 0) return 0;
+  uint64_t r = i;
+  r = ((r >> 1) & 0x5555555555555555ull) | ((r & 0x5555555555555555ull) << 1);
+  r = ((r >> 2) & 0x3333333333333333ull) | ((r & 0x3333333333333333ull) << 2);
+  r = ((r >> 4) & 0x0f0f0f0f0f0f0f0full) | ((r & 0x0f0f0f0f0f0f0f0full) << 4);
+  r = ((r >> 8) & 0x00ff00ff00ff00ffull) | ((r & 0x00ff00ff00ff00ffull) << 8);
+  r = ((r >> 16) & 0x0000ffff0000ffffull) | ((r & 0x0000ffff0000ffffull) << 16);
+  r = (r >> 32) | (r << 32);
+  return r >> (64 - bits);
+}
+
 template <typename F>
 void BitReverse(std::span<F> data, ThreadPool& pool) {
   const size_t n = data.size();
   if (n <= 2) return;
-  const int shift = 64 - __builtin_ctzll(n);
+  const auto bits = static_cast<uint32_t>(__builtin_ctzll(n));
   pool.ParallelForRange(n, 4096, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
-      // Reverse the low log n bits of i.
-      uint64_t r = i;
-      r = ((r >> 1) & 0x5555555555555555ull) | ((r & 0x5555555555555555ull) << 1);
-      r = ((r >> 2) & 0x3333333333333333ull) | ((r & 0x3333333333333333ull) << 2);
-      r = ((r >> 4) & 0x0f0f0f0f0f0f0f0full) | ((r & 0x0f0f0f0f0f0f0f0full) << 4);
-      r = __builtin_bswap64(r) >> shift;
+      const uint64_t r = ReverseBits(i, bits);
       if (i < r) std::swap(data[i], data[r]);
     }
   });
@@ -172,6 +182,20 @@ template <typename F>
 absl::Status CosetInverse(std::span<F> data, const F& shift, ThreadPool& pool) {
   if (absl::Status s = Inverse(data, pool); !s.ok()) return s;
   ScaleByPowers(data, shift.Inverse(), pool);
+  return absl::OkStatus();
+}
+
+// Values of a polynomial of degree < n on the domain <w> in, its values on the coset
+// shift * <w> out: the inverse transform, data[i] *= shift^i, the forward transform. What the
+// Groth16 prover does to each of A, B and C; backends run it as one call (backend.hpp).
+template <typename F>
+absl::Status ShiftToCoset(std::span<F> data, const Twiddles<F>& tw, const F& shift,
+                          ThreadPool& pool) {
+  for (Direction direction : {Direction::kInverse, Direction::kForward}) {
+    if (absl::Status s = RunStages(data, tw, direction, 0, tw.log_n, pool); !s.ok()) return s;
+    Finish(data, tw, direction, pool);
+    if (direction == Direction::kInverse) ScaleByPowers(data, shift, pool);
+  }
   return absl::OkStatus();
 }
 

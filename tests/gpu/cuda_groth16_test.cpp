@@ -53,37 +53,43 @@ void ExpectCudaSchedulesGiveTheCpuBytes(const std::string& name) {
       ProveBytes<E>(Pool(), in, options, only_cpu, nullptr, nullptr);
   ASSERT_FALSE(reference.empty());
 
-  kernels::CudaBackend<E> gpu(0, {});
-  Backend<E>* both[] = {&cpu, &gpu};
-  {
-    SCOPED_TRACE("every chunk on the GPU");
-    FixedPlacement on_gpu(1);
-    FallbackCounter observer;
-    EXPECT_EQ(ProveBytes<E>(Pool(), in, options, both, &on_gpu, &observer), reference);
-    if (has_gpu) {
-      EXPECT_EQ(observer.fallbacks, 0);
-    } else {
-      EXPECT_GT(observer.fallbacks, 10);  // no device: every chunk fell back, visibly
+  // LDE rounds in stage chunks (2 stages each), then whole (one ShiftToCoset per column): the
+  // same bytes as the CPU's either way.
+  for (const size_t ntt_chunk_stages : {size_t{2}, size_t{0}}) {
+    SCOPED_TRACE(::testing::Message() << "ntt_chunk_stages " << ntt_chunk_stages);
+    options.ntt_chunk_stages = ntt_chunk_stages;
+    kernels::CudaBackend<E> gpu(0, {});
+    Backend<E>* both[] = {&cpu, &gpu};
+    {
+      SCOPED_TRACE("every chunk on the GPU");
+      FixedPlacement on_gpu(1);
+      FallbackCounter observer;
+      EXPECT_EQ(ProveBytes<E>(Pool(), in, options, both, &on_gpu, &observer), reference);
+      if (has_gpu) {
+        EXPECT_EQ(observer.fallbacks, 0);
+      } else {
+        EXPECT_GT(observer.fallbacks, 10);  // no device: every chunk fell back, visibly
+      }
     }
-  }
-  {
-    SCOPED_TRACE("chunks alternating between GPU and CPU, memory released in between");
-    AlternatingPlacement alternate(2);
-    FallbackCounter observer;
-    EXPECT_EQ(ProveBytes<E>(Pool(), in, options, both, &alternate, &observer), reference);
-    gpu.ReleaseDeviceMemory();
-    EXPECT_EQ(gpu.device_bytes(), 0u);
-  }
-  {
-    SCOPED_TRACE("every other GPU call fails (fault injection)");
-    kernels::CudaSessionOptions faulty;
-    faulty.fail_every = 2;
-    kernels::CudaBackend<E> failing(0, faulty);
-    Backend<E>* with_failing[] = {&cpu, &failing};
-    FixedPlacement on_gpu(1);
-    FallbackCounter observer;
-    EXPECT_EQ(ProveBytes<E>(Pool(), in, options, with_failing, &on_gpu, &observer), reference);
-    EXPECT_GT(observer.fallbacks, 0);
+    {
+      SCOPED_TRACE("chunks alternating between GPU and CPU, memory released in between");
+      AlternatingPlacement alternate(2);
+      FallbackCounter observer;
+      EXPECT_EQ(ProveBytes<E>(Pool(), in, options, both, &alternate, &observer), reference);
+      gpu.ReleaseDeviceMemory();
+      EXPECT_EQ(gpu.device_bytes(), 0u);
+    }
+    {
+      SCOPED_TRACE("every other GPU call fails (fault injection)");
+      kernels::CudaSessionOptions faulty;
+      faulty.fail_every = 2;
+      kernels::CudaBackend<E> failing(0, faulty);
+      Backend<E>* with_failing[] = {&cpu, &failing};
+      FixedPlacement on_gpu(1);
+      FallbackCounter observer;
+      EXPECT_EQ(ProveBytes<E>(Pool(), in, options, with_failing, &on_gpu, &observer), reference);
+      EXPECT_GT(observer.fallbacks, 0);
+    }
   }
 }
 

@@ -256,6 +256,114 @@ TYPED_TEST(CudaNttTest, StagesMatchTheCpuFromTwoToTwoToTheTwenty) {
   }
 }
 
+// The Groth16 LDE's step in one device call, against the CPU's, with NTT stage calls in between
+// so the two cached stage tables must each stay (or become) right; 2^13 and up read both coset
+// power tables.
+TYPED_TEST(CudaNttTest, ShiftToCosetMatchesTheCpuFromOneToTwoToTheTwenty) {
+  using F = TypeParam;
+  OPEN_SESSION_OR_SKIP(session, CudaSessionOptions{});
+  TestRng rng(19);
+  for (size_t log_n = 0; log_n <= 20; ++log_n) {
+    auto tw = ntt::GetTwiddles<F>(log_n, Pool());
+    ASSERT_THAT(tw, IsOk());
+    std::vector<F> data(size_t{1} << log_n);
+    for (F& v : data) v = rng.NextField<F>();
+    for (const F& shift : {ntt::RootOfUnity<F>(log_n + 1), rng.NextField<F>()}) {
+      std::vector<F> on_gpu = data;
+      std::vector<F> on_cpu = data;
+      ASSERT_THAT(session.ShiftToCoset<F>(on_gpu, **tw, shift), IsOk());
+      ASSERT_THAT(ntt::ShiftToCoset<F>(on_cpu, **tw, shift, Pool()), IsOk());
+      EXPECT_TRUE(on_gpu == on_cpu) << "2^" << log_n;
+    }
+    if (log_n >= 1) {
+      std::vector<F> on_gpu = data;
+      std::vector<F> on_cpu = data;
+      ASSERT_THAT(session.NttStages<F>(on_gpu, **tw, ntt::Direction::kInverse, 0, log_n), IsOk());
+      ASSERT_THAT(ntt::RunStages<F>(on_cpu, **tw, ntt::Direction::kInverse, 0, log_n, Pool()),
+                  IsOk());
+      EXPECT_TRUE(on_gpu == on_cpu) << "inverse stages after the coset shift, 2^" << log_n;
+    }
+  }
+}
+
+// ntt::CosetLde of a batch of columns, against the CPU's column by column: blow-ups 1, 2 and 8,
+// one and several columns, and a VRAM budget that takes the columns a few at a time.
+template <typename F>
+void ExpectBatchedCosetLdeMatchesTheCpu(CudaSession& session, size_t columns, size_t log_n,
+                                        size_t blowup_log, TestRng& rng) {
+  auto small = ntt::GetTwiddles<F>(log_n, Pool());
+  auto large = ntt::GetTwiddles<F>(log_n + blowup_log, Pool());
+  ASSERT_THAT(small, IsOk());
+  ASSERT_THAT(large, IsOk());
+  const size_t n = size_t{1} << log_n;
+  const size_t big = n << blowup_log;
+  std::vector<F> evals(columns * n);
+  for (F& v : evals) v = rng.NextField<F>();
+  const F shift = rng.NextField<F>();
+  std::vector<F> expected(columns * big);
+  for (size_t c = 0; c < columns; ++c) {
+    ASSERT_THAT(ntt::CosetLde<F>(std::span<const F>(evals).subspan(c * n, n),
+                                 std::span<F>(expected).subspan(c * big, big), shift, Pool()),
+                IsOk());
+  }
+  std::vector<F> out(columns * big);
+  ASSERT_THAT(session.CosetLde<F>(evals, out, columns, **small, **large, shift), IsOk());
+  EXPECT_TRUE(out == expected) << columns << " columns of 2^" << log_n << " blown up 2^"
+                               << blowup_log;
+}
+
+TYPED_TEST(CudaNttTest, BatchedCosetLdeMatchesTheCpu) {
+  using F = TypeParam;
+  OPEN_SESSION_OR_SKIP(session, CudaSessionOptions{});
+  TestRng rng(29);
+  for (size_t log_n : {0, 1, 5, 11, 14}) {
+    for (size_t blowup_log : {0, 1, 3}) {
+      for (size_t columns : {1, 5}) {
+        ExpectBatchedCosetLdeMatchesTheCpu<F>(session, columns, log_n, blowup_log, rng);
+      }
+    }
+  }
+  ExpectBatchedCosetLdeMatchesTheCpu<F>(session, 2, 20, 2, rng);
+}
+
+TEST(CudaNttBudgetTest, BatchedCosetLdeRunsInGroupsUnderASmallBudget) {
+  using F = field::Goldilocks;
+  CudaSessionOptions small;
+  small.vram_budget_bytes = 3 << 20;  // 3 MiB: 2^16-value columns (512 KiB) a few at a time
+  OPEN_SESSION_OR_SKIP(session, small);
+  TestRng rng(31);
+  ExpectBatchedCosetLdeMatchesTheCpu<F>(session, 9, 14, 2, rng);
+  EXPECT_LE(session.device_bytes(), small.vram_budget_bytes);
+
+  auto tw = ntt::GetTwiddles<F>(20, Pool());
+  ASSERT_THAT(tw, IsOk());
+  std::vector<F> one(size_t{1} << 20);
+  std::vector<F> out(size_t{1} << 20);
+  EXPECT_THAT(session.CosetLde<F>(one, out, 1, **tw, **tw, F::One()),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("VRAM budget")));
+  EXPECT_THAT(session.CosetLde<F>(one, out, 2, **tw, **tw, F::One()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2 columns")));
+}
+
+TEST(CudaNttLargeTest, ShiftToCosetAtTwoToTheTwentyFourAndItsBadInputs) {
+  using F = field::Bn254Fr;
+  OPEN_SESSION_OR_SKIP(session, CudaSessionOptions{});
+  TestRng rng(23);
+  auto tw = ntt::GetTwiddles<F>(24, Pool());
+  ASSERT_THAT(tw, IsOk());
+  std::vector<F> data(size_t{1} << 24);
+  for (F& v : data) v = rng.NextField<F>();
+  std::vector<F> on_cpu = data;
+  const F shift = ntt::RootOfUnity<F>(25);
+  ASSERT_THAT(session.ShiftToCoset<F>(data, **tw, shift), IsOk());
+  ASSERT_THAT(ntt::ShiftToCoset<F>(on_cpu, **tw, shift, Pool()), IsOk());
+  EXPECT_TRUE(data == on_cpu);
+
+  std::vector<F> wrong_size(8);  // twiddles are for 2^24
+  EXPECT_THAT(session.ShiftToCoset<F>(wrong_size, **tw, shift),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("twiddles for 2^24")));
+}
+
 TEST(CudaNttLargeTest, GoldilocksAndBn254FrAtTwoToTheTwentyFour) {
   OPEN_SESSION_OR_SKIP(session, CudaSessionOptions{});
   auto check = [&]<typename F>() {
@@ -296,6 +404,9 @@ TEST(CudaSessionTest, InjectedFaultsFailTheCallAndLeaveTheDataAlone) {
   EXPECT_THAT(session.NttStages<field::Bn254Fr>(data, **tw, ntt::Direction::kForward, 0, 4),
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr("injected")));
   EXPECT_TRUE(data == before);
+  EXPECT_THAT(session.ShiftToCoset<field::Bn254Fr>(data, **tw, field::Bn254Fr::FromUint64(7)),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("injected")));
+  EXPECT_TRUE(data == before);
 }
 
 TEST(CudaSessionTest, PhaseTimesNameTheStepsOfTheLastCall) {
@@ -316,6 +427,9 @@ TEST(CudaSessionTest, PhaseTimesNameTheStepsOfTheLastCall) {
   ASSERT_THAT(tw, IsOk());
   std::vector<field::Goldilocks> data(size_t{1} << 12, field::Goldilocks::FromUint64(3));
   ASSERT_THAT(session.NttStages<field::Goldilocks>(data, **tw, ntt::Direction::kForward, 0, 12),
+              IsOk());
+  EXPECT_THAT(names(), ::testing::ElementsAre("twiddles", "upload", "stages", "download"));
+  ASSERT_THAT(session.ShiftToCoset<field::Goldilocks>(data, **tw, field::Goldilocks::FromUint64(7)),
               IsOk());
   EXPECT_THAT(names(), ::testing::ElementsAre("twiddles", "upload", "stages", "download"));
 }

@@ -133,6 +133,9 @@ class FailingBackend final : public Backend<E> {
                          size_t) override {
     return absl::UnavailableError("injected: device lost");
   }
+  absl::Status ShiftToCoset(std::span<Fr>, const ntt::Twiddles<Fr>&, const Fr&) override {
+    return absl::UnavailableError("injected: device lost");
+  }
 };
 
 class CountingObserver final : public plan::ProofObserver {

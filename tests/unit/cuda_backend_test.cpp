@@ -39,6 +39,9 @@ TEST(CudaBackendTest, ADeviceThatDoesNotExistFailsEveryCallCleanly) {
   EXPECT_THAT(backend.NttStages(data, **tw, ntt::Direction::kForward, 0, 3),
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr("CUDA")));
   EXPECT_TRUE(data == before);
+  EXPECT_THAT(backend.ShiftToCoset(data, **tw, field::Bn254Fr::FromUint64(5)),
+              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("CUDA")));
+  EXPECT_TRUE(data == before);
 
   backend.ReleaseDeviceMemory();
   EXPECT_EQ(backend.device_bytes(), 0u);
