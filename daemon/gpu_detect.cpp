@@ -3,6 +3,7 @@
 #include "spdlog/spdlog.h"
 
 #if PROVD_HAVE_CUDA
+#include "kernels/cuda_backend_check.hpp"
 #include "kernels/cuda_backend_factory.hpp"
 #include "kernels/cuda_devices.hpp"
 #endif
@@ -14,8 +15,11 @@ GpuInventory DetectGpus() {
   GpuInventory found = kernels::ProbeCudaDevices();
   GpuInventory usable;
   usable.why_none = found.why_none;
+  ThreadPool pool(2);  // the backend check's CPU side: milliseconds of MSM and NTT
   for (GpuDevice& device : found.devices) {
-    if (absl::Status s = kernels::SelfTest(device.index); !s.ok()) {
+    absl::Status s = kernels::SelfTest(device.index);
+    if (s.ok()) s = kernels::CheckCudaBackendAgainstCpu(device.index, pool);
+    if (!s.ok()) {
       // A device that computes wrong results must never see a job: visible, not fatal.
       spdlog::error("{} failed its self-test and will not be used: {}", Describe(device),
                     s.ToString());
