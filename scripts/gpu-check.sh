@@ -36,9 +36,22 @@ bundle() {
   local bins=("$build/tests/gpu/kernels_self_test_gpu" "$build/tests/gpu/kernels_cuda_gpu_test"
     "$build/tests/gpu/kernels_cuda_groth16_test" "$build/bench/gpu_bench" "$build/daemon/provd")
   cp "${bins[@]}" "$out/bin/"
+  # gpu_bench once more with the other field product (GPU_CHECK_AB=0 skips it): the run then
+  # measures the MSMs with both products in one session, which is what decides the default.
+  local alt_ptx=$([[ $ptx_mont_mul == ON ]] && echo OFF || echo ON)
+  if [[ ${GPU_CHECK_AB:-1} != 0 ]]; then
+    cmake -S . -B "$build-alt" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROVD_CUDA=ON \
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DPROVD_BUILD_TESTS=OFF -DPROVD_BUILD_BENCHMARKS=ON \
+      -DPROVD_CUDA_PTX_MONT_MUL="$alt_ptx" >/dev/null
+    cmake --build "$build-alt" --target gpu_bench
+    cp "$build-alt/bench/gpu_bench" "$out/bin/gpu_bench_alt"
+  fi
   strip "$out"/bin/*
-  echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + local changes')," \
-    "PROVD_CUDA_PTX_MONT_MUL=$ptx_mont_mul" >"$out/build-info.txt"
+  {
+    echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + local changes')," \
+      "PROVD_CUDA_PTX_MONT_MUL=$ptx_mont_mul"
+    [[ ${GPU_CHECK_AB:-1} == 0 ]] || echo "gpu_bench_alt: PROVD_CUDA_PTX_MONT_MUL=$alt_ptx"
+  } >"$out/build-info.txt"
   # Every shared library but glibc's own (the machine's glibc is as new or newer).
   ldd "${bins[@]}" | awk '/=> \//{print $3}' | sort -u |
     grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
@@ -95,7 +108,7 @@ run() {
   step self_test 60 "$b/bin/kernels_self_test_gpu"
   step field_ops 40 "$kt" --gtest_filter='CudaFieldTest*:CudaProductFormTest*'
   step msm 90 "$kt" --gtest_filter='CudaMsmTest*:CudaMsmBudgetTest*'
-  step ntt 90 "$kt" --gtest_filter='CudaNttTest*'
+  step ntt 90 "$kt" --gtest_filter='CudaNttTest*:CudaNttBudgetTest*'
   step session 40 "$kt" --gtest_filter='CudaSessionTest*'
   # snarkjs (node) is not on device machines: bytes equal to the CPU proof's, which snarkjs
   # accepts in CI, stand for it.
@@ -122,6 +135,10 @@ run() {
   step bench_gpu 150 "$b/bin/gpu_bench" --benchmark_min_time=0.3 \
     --benchmark_filter="${GPU_CHECK_BENCH:-/1/real_time}" \
     --benchmark_out="$out/bench_gpu.json"
+  # The same MSMs with the other field product (build-info.txt says which is which).
+  [[ -x $b/bin/gpu_bench_alt ]] &&
+    step bench_gpu_alt 60 "$b/bin/gpu_bench_alt" --benchmark_min_time=0.3 \
+      --benchmark_filter='BM_Msm<.*>/(16|20)/1/real_time' --benchmark_out="$out/bench_gpu_alt.json"
   step msm_large 60 "$kt" --gtest_filter='CudaMsmLargeTest*:CudaNttLargeTest*'
   [[ ${GPU_CHECK_CPU_BENCH:-1} == 0 ]] ||
     step bench_cpu 120 "$b/bin/gpu_bench" --benchmark_min_time=0.3 --benchmark_filter=/0/real_time \
