@@ -63,6 +63,9 @@ struct CudaSession::Resources {
   // when the DMA out of each half is done); a download lands whole. Destroyed before the stream.
   PinnedHostBuffer staging;
   std::array<CudaEvent, 2> staged;
+  // The half the next upload fills first: consecutive uploads (a call's inputs, the columns of a
+  // batch) keep alternating, so one's host copy overlaps the previous one's DMA.
+  size_t next_half = 0;
   // Which stage table each twiddle slot holds (indexed by ntt::Direction).
   std::array<StageTableTag, 2> stage_tables;
 
@@ -86,16 +89,39 @@ struct CudaSession::Resources {
     if (!chunk.ok()) return chunk.status();
     auto* dst = reinterpret_cast<char*>(to);
     const auto* src = reinterpret_cast<const char*>(from);
-    for (size_t i = 0; i * *chunk < bytes; ++i) {
-      const size_t offset = i * *chunk;
+    for (size_t offset = 0; offset < bytes; offset += *chunk) {
       const size_t len = std::min(*chunk, bytes - offset);
-      char* half = staging.as<char>() + (i % 2) * *chunk;
+      const size_t h = next_half;
+      next_half ^= 1;
+      char* half = staging.as<char>() + h * *chunk;
       // The half's previous DMA (of this upload or an earlier one) must be done with it.
-      PROVD_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(staged[i % 2].get()), what);
+      PROVD_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(staged[h].get()), what);
       ParallelCopy(half, src + offset, len);
       PROVD_CUDA_RETURN_IF_ERROR(
           cudaMemcpyAsync(dst + offset, half, len, cudaMemcpyHostToDevice, stream.get()), what);
-      PROVD_CUDA_RETURN_IF_ERROR(cudaEventRecord(staged[i % 2].get(), stream.get()), what);
+      PROVD_CUDA_RETURN_IF_ERROR(cudaEventRecord(staged[h].get(), stream.get()), what);
+    }
+    return absl::OkStatus();
+  }
+
+  // Copies `count` elements back in pieces of at most two staging halves, each landing in `to`
+  // as it arrives: pinned memory stays bounded however large the result, but a failure can leave
+  // `to` written in part (for calls whose contract allows it, like CosetLde's).
+  template <typename T>
+  absl::Status DownloadInPieces(T* to, const T* from, uint64_t count, const char* what) {
+    const size_t bytes = count * sizeof(T);
+    if (bytes == 0) return absl::OkStatus();
+    const size_t piece = std::min(bytes, 2 * kStagingChunkBytes);
+    PROVD_CUDA_RETURN_IF_ERROR(staging.reserve(piece, stream.get()), what);
+    auto* dst = reinterpret_cast<char*>(to);
+    const auto* src = reinterpret_cast<const char*>(from);
+    for (size_t offset = 0; offset < bytes; offset += piece) {
+      const size_t len = std::min(piece, bytes - offset);
+      PROVD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(staging.as<void>(), src + offset, len,
+                                                 cudaMemcpyDeviceToHost, stream.get()),
+                                 what);
+      PROVD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream.get()), what);
+      ParallelCopy(dst + offset, staging.as<void>(), len);
     }
     return absl::OkStatus();
   }

@@ -255,7 +255,8 @@ absl::Status CudaSession::CosetLde(std::span<const F> evals, std::span<F> out, s
   const std::string what = absl::StrCat("cuda:", device_, " ", F::kName, " coset LDE 2^",
                                         small.log_n, " -> 2^", large.log_n);
   if (small.log_n >= 64 || large.log_n >= 64 || small.log_n > large.log_n || columns == 0 ||
-      evals.size() != (columns << small.log_n) || out.size() != (columns << large.log_n)) {
+      columns > (SIZE_MAX >> large.log_n) || evals.size() != (columns << small.log_n) ||
+      out.size() != (columns << large.log_n)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "GPU coset LDE of ", columns, " columns from ", evals.size(), " to ", out.size(),
         " values with twiddles for 2^", small.log_n, " and 2^", large.log_n,
@@ -335,7 +336,7 @@ absl::Status CudaSession::CosetLde(std::span<const F> evals, std::span<F> out, s
       return s;
     clock.Mark("stages");
     if (absl::Status s =
-            r.Download(out.data() + first * big, *d_data, cols.count * big, what.c_str());
+            r.DownloadInPieces(out.data() + first * big, *d_data, cols.count * big, what.c_str());
         !s.ok()) {
       return s;
     }
