@@ -6,7 +6,7 @@
 #   scripts/gpu-check.sh bundle        here: builds the GPU tests, gpu_bench and provd for sm_90
 #                                      (build/gpu-check) and packs them, their libraries and the
 #                                      circuit fixtures (and bench/groth16's 2^14 key when it
-#                                      exists) into build/gpu-bundle.tar.gz (about 48 MiB: carry
+#                                      exists) into build/gpu-bundle.tar.gz (about 53 MiB: carry
 #                                      that path)
 #   scripts/gpu-check.sh run OUT_DIR   there: self-test, GPU tests, GPU proofs checked against the
 #                                      CPU's bytes, the benchmarks; report in OUT_DIR/report.txt
