@@ -148,6 +148,52 @@ absl::StatusOr<F*> UploadColumn(CudaSession::Resources& r, std::span<const F> da
   return d_data;
 }
 
+// What a coset step needs on the device: the inverse stage table of the small domain, the
+// forward one of the large domain (the same domain for ShiftToCoset), and the finish's powers.
+template <typename F>
+struct CosetTables {
+  F* inverse = nullptr;
+  F* forward = nullptr;
+  FinishScale<F> scale;
+};
+
+template <typename F>
+absl::StatusOr<CosetTables<F>> EnsureCosetTables(CudaSession::Resources& r,
+                                                 const ntt::Twiddles<F>& small,
+                                                 const ntt::Twiddles<F>& large,
+                                                 const CosetScaleTables<F>& scale,
+                                                 const std::string& what) {
+  absl::StatusOr<F*> inverse = EnsureStageTable(r, small, ntt::Direction::kInverse, what);
+  if (!inverse.ok()) return inverse.status();
+  absl::StatusOr<F*> forward = EnsureStageTable(r, large, ntt::Direction::kForward, what);
+  if (!forward.ok()) return forward.status();
+  absl::StatusOr<F*> powers = r.Reserve<F>(Slot::kCosetScale, scale.values.size(), what.c_str());
+  if (!powers.ok()) return powers.status();
+  if (absl::Status s = r.Upload(*powers, scale.values.data(), scale.values.size(), what.c_str());
+      !s.ok()) {
+    return s;
+  }
+  return CosetTables<F>{*inverse, *forward, scale.View(*powers)};
+}
+
+// The inverse transform of size 2^log_n with 1/n and the coset powers in its finish, then the
+// forward transform of size 2^log_big over each column (the values above 2^log_n already zero).
+template <typename F>
+absl::Status LaunchCosetSteps(F* d_data, const CosetTables<F>& tables, uint32_t log_n,
+                              uint32_t log_big, cudaStream_t stream, const std::string& what,
+                              Columns columns = {}) {
+  if (absl::Status s = LaunchPasses(d_data, tables.inverse, log_n, 0, log_n, stream, what, columns);
+      !s.ok())
+    return s;
+  if (absl::Status s = LaunchFinish(d_data, log_n, tables.scale, stream, what, columns); !s.ok())
+    return s;
+  if (absl::Status s =
+          LaunchPasses(d_data, tables.forward, log_big, 0, log_big, stream, what, columns);
+      !s.ok())
+    return s;
+  return LaunchFinish(d_data, log_big, FinishScale<F>{}, stream, what, columns);
+}
+
 }  // namespace
 
 template <typename F>
@@ -219,28 +265,13 @@ absl::Status CudaSession::ShiftToCoset(std::span<F> data, const ntt::Twiddles<F>
   const NvtxRange range(what.c_str());
   PhaseClock clock(options_.time_phases, r.stream.get(), phases_);
   if (r.device_bytes() > budget_ - needed) r.ReleaseBuffers();
-  absl::StatusOr<F*> d_inverse = EnsureStageTable(r, twiddles, ntt::Direction::kInverse, what);
-  if (!d_inverse.ok()) return d_inverse.status();
-  absl::StatusOr<F*> d_forward = EnsureStageTable(r, twiddles, ntt::Direction::kForward, what);
-  if (!d_forward.ok()) return d_forward.status();
-  absl::StatusOr<F*> d_scale = r.Reserve<F>(Slot::kCosetScale, scale.values.size(), what.c_str());
-  if (!d_scale.ok()) return d_scale.status();
-  if (absl::Status s = r.Upload(*d_scale, scale.values.data(), scale.values.size(), what.c_str());
-      !s.ok()) {
-    return s;
-  }
+  absl::StatusOr<CosetTables<F>> tables = EnsureCosetTables(r, twiddles, twiddles, scale, what);
+  if (!tables.ok()) return tables.status();
   clock.Mark("twiddles");
   absl::StatusOr<F*> d_data = UploadColumn<F>(r, data, inject_fault, clock, what);
   if (!d_data.ok()) return d_data.status();
-  cudaStream_t stream = r.stream.get();
-  // Inverse stages; bit reversal with 1/n and the coset powers; forward stages; bit reversal.
-  if (absl::Status s = LaunchPasses(*d_data, *d_inverse, log_n, 0, log_n, stream, what); !s.ok())
-    return s;
-  if (absl::Status s = LaunchFinish(*d_data, log_n, scale.View(*d_scale), stream, what); !s.ok())
-    return s;
-  if (absl::Status s = LaunchPasses(*d_data, *d_forward, log_n, 0, log_n, stream, what); !s.ok())
-    return s;
-  if (absl::Status s = LaunchFinish(*d_data, log_n, FinishScale<F>{}, stream, what); !s.ok())
+  if (absl::Status s = LaunchCosetSteps(*d_data, *tables, log_n, log_n, r.stream.get(), what);
+      !s.ok())
     return s;
   clock.Mark("stages");
   absl::Status downloaded = r.Download(data.data(), *d_data, n, what.c_str());
@@ -285,16 +316,8 @@ absl::Status CudaSession::CosetLde(std::span<const F> evals, std::span<F> out, s
   const NvtxRange range(absl::StrCat(what, " x ", columns).c_str());
   PhaseClock clock(options_.time_phases, r.stream.get(), phases_);
   if (r.device_bytes() > budget_ - table_bytes - group * column_bytes) r.ReleaseBuffers();
-  absl::StatusOr<F*> d_inverse = EnsureStageTable(r, small, ntt::Direction::kInverse, what);
-  if (!d_inverse.ok()) return d_inverse.status();
-  absl::StatusOr<F*> d_forward = EnsureStageTable(r, large, ntt::Direction::kForward, what);
-  if (!d_forward.ok()) return d_forward.status();
-  absl::StatusOr<F*> d_scale = r.Reserve<F>(Slot::kCosetScale, scale.values.size(), what.c_str());
-  if (!d_scale.ok()) return d_scale.status();
-  if (absl::Status s = r.Upload(*d_scale, scale.values.data(), scale.values.size(), what.c_str());
-      !s.ok()) {
-    return s;
-  }
+  absl::StatusOr<CosetTables<F>> tables = EnsureCosetTables(r, small, large, scale, what);
+  if (!tables.ok()) return tables.status();
   clock.Mark("twiddles");
   absl::StatusOr<F*> d_data = r.Reserve<F>(Slot::kNttData, group * big, what.c_str());
   if (!d_data.ok()) return d_data.status();
@@ -320,18 +343,7 @@ absl::Status CudaSession::CosetLde(std::span<const F> evals, std::span<F> out, s
       FillKernel<F><<<grid, kNttBlock, 0, stream>>>(*d_data, n, big, F::Zero(), cols.stride);
       PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": zeros");
     }
-    // The inverse transform of size n with 1/n and the coset powers in its finish, then the
-    // forward transform of size N.
-    if (absl::Status s = LaunchPasses(*d_data, *d_inverse, log_n, 0, log_n, stream, what, cols);
-        !s.ok())
-      return s;
-    if (absl::Status s = LaunchFinish(*d_data, log_n, scale.View(*d_scale), stream, what, cols);
-        !s.ok())
-      return s;
-    if (absl::Status s = LaunchPasses(*d_data, *d_forward, log_big, 0, log_big, stream, what, cols);
-        !s.ok())
-      return s;
-    if (absl::Status s = LaunchFinish(*d_data, log_big, FinishScale<F>{}, stream, what, cols);
+    if (absl::Status s = LaunchCosetSteps(*d_data, *tables, log_n, log_big, stream, what, cols);
         !s.ok())
       return s;
     clock.Mark("stages");
