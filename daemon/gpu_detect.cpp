@@ -1,5 +1,7 @@
 #include "daemon/gpu_detect.hpp"
 
+#include <optional>
+
 #include "spdlog/spdlog.h"
 
 #if PROVD_HAVE_CUDA
@@ -15,10 +17,14 @@ GpuInventory DetectGpus() {
   GpuInventory found = kernels::ProbeCudaDevices();
   GpuInventory usable;
   usable.why_none = found.why_none;
-  ThreadPool pool(2);  // the backend check's CPU side: milliseconds of MSM and NTT
+  // The backend check's CPU side (milliseconds of MSM and NTT); no threads on hosts without GPUs.
+  std::optional<ThreadPool> pool;
   for (GpuDevice& device : found.devices) {
     absl::Status s = kernels::SelfTest(device.index);
-    if (s.ok()) s = kernels::CheckCudaBackendAgainstCpu(device.index, pool);
+    if (s.ok()) {
+      if (!pool) pool.emplace(2);
+      s = kernels::CheckCudaBackendAgainstCpu(device.index, *pool);
+    }
     if (absl::IsResourceExhausted(s)) {
       // Other processes hold the device's memory now (the check runs outside the arbiter's
       // lock): that says nothing about its results, and refusing it would leave this process
