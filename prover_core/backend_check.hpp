@@ -2,7 +2,8 @@
 // cases a bucket method gets wrong first (zero and all-ones scalars, the largest scalar, equal
 // and opposite points, the point at infinity), a stage range of an NTT in each direction, and a
 // coset shift, each compared bit for bit with the CPU backend. A device must pass it before it
-// sees a job (kernels::SelfTest): a wrong result there would be a wrong proof, not an error.
+// sees a job (daemon/gpu_detect.cpp, after kernels::SelfTest, through
+// kernels::CheckCudaBackendAgainstCpu): a wrong result there would be a wrong proof, not an error.
 //
 // Sized to take milliseconds: every path of the device's MSM (several windows, both signs of
 // digits, buckets with many points) and of its NTT (passes, both stage tables, the finish with
