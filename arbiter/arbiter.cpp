@@ -62,13 +62,15 @@ absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration w
   for (size_t n = 0; n < ids_.size(); ++n) {
     if (lease.TryTake(n)) return lease;
   }
-  if (priority == Priority::kLow || wait <= absl::ZeroDuration()) return lease;
+  if (priority == Priority::kLow || wait <= absl::ZeroDuration() || retired_->all_retired()) {
+    return lease;
+  }
 
   // Flag a device held at a lower priority and wait for any device to come free. The target is
   // chosen again on every poll, so that two waiters spread over two victims, and a flag left on
   // a device another waiter already won moves on.
   const absl::Time deadline = absl::Now() + wait;
-  while (absl::Now() < deadline) {
+  while (absl::Now() < deadline && !retired_->all_retired()) {
     for (size_t n = 0; n < ids_.size(); ++n) {
       if (lease.TryTake(n)) return lease;
     }
@@ -80,12 +82,18 @@ absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration w
   return lease;
 }
 
+bool Arbiter::retired(size_t device_id) const {
+  const auto it = std::find(ids_.begin(), ids_.end(), device_id);
+  return it != ids_.end() && retired_->retired(static_cast<size_t>(it - ids_.begin()));
+}
+
 void DeviceLease::UpdateFlag() {
   if (level() == 0) return;  // nobody to preempt below the lowest level
   std::optional<size_t> best;
   bool best_contested = true;
   int best_holder = level();
   for (size_t n = 0; n < files_.size(); ++n) {
+    if (retired_->retired(n)) continue;  // waiting for it would be waiting for nothing
     const std::optional<int> holder = HolderLevel(n);
     if (!holder.has_value() || *holder >= level()) continue;  // free, or not ours to preempt
     bool contested = false;  // another waiter at our level or above already flags it
@@ -127,6 +135,7 @@ std::optional<int> DeviceLease::HolderLevel(size_t n) const {
 }
 
 bool DeviceLease::TryTake(size_t n) {
+  if (retired_->retired(n)) return false;
   // Never take a device a higher-priority prover waits for: it would have to yield at once.
   if (HigherWaits(n)) return false;
   DeviceFiles& device = files_[n];
@@ -163,6 +172,12 @@ void DeviceLease::Yield() {
   next_probe_ = absl::InfinitePast();
 }
 
+void DeviceLease::Retire() {
+  if (!device_.has_value()) return;
+  retired_->Retire(*device_);
+  Yield();
+}
+
 bool DeviceLease::TryReturn() {
   if (device_.has_value()) return true;
   const absl::Time now = absl::Now();
@@ -180,6 +195,7 @@ DeviceLease::DeviceLease(DeviceLease&& other) noexcept
       priority_(other.priority_),
       ids_(std::move(other.ids_)),
       files_(std::move(other.files_)),
+      retired_(other.retired_),
       device_(std::exchange(other.device_, std::nullopt)),
       flagged_(std::exchange(other.flagged_, std::nullopt)),
       next_probe_(other.next_probe_),
@@ -191,6 +207,7 @@ DeviceLease& DeviceLease::operator=(DeviceLease&& other) noexcept {
     priority_ = other.priority_;
     ids_ = std::move(other.ids_);
     files_ = std::move(other.files_);  // closing our old descriptions drops their locks
+    retired_ = other.retired_;
     device_ = std::exchange(other.device_, std::nullopt);
     flagged_ = std::exchange(other.flagged_, std::nullopt);
     next_probe_ = other.next_probe_;

@@ -11,6 +11,7 @@
 // processes and die with their holder. Knows nothing of proofs.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <memory>
@@ -39,6 +40,25 @@ struct ArbiterOptions {
 
 class DeviceLease;
 
+// Devices this process will not take again (a sticky CUDA error ruined its context on them):
+// shared by the arbiter and every lease it made, by device index. Other processes are not
+// affected: their contexts on the device are their own.
+class RetiredDevices {
+ public:
+  explicit RetiredDevices(size_t devices) : retired_(devices) {}
+  bool retired(size_t index) const { return retired_[index].load(std::memory_order_acquire); }
+  void Retire(size_t index) { retired_[index].store(true, std::memory_order_release); }
+  bool all_retired() const {
+    for (const std::atomic<bool>& r : retired_) {
+      if (!r.load(std::memory_order_acquire)) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::vector<std::atomic<bool>> retired_;
+};
+
 class Arbiter {
  public:
   // Opens (creating if needed) the lock directory for GPUs 0 .. devices - 1. With no GPU, never
@@ -54,20 +74,29 @@ class Arbiter {
   // A lease for one prover. A free device (one nobody holds and no higher-priority prover
   // waits for) is taken at once. Otherwise low priority gets a CPU lease at once (it never
   // waits); high priority raises its flag on the device whose holder has the lowest priority
-  // and waits up to `wait` for any device to come free, then settles for the CPU.
+  // and waits up to `wait` for any device to come free, then settles for the CPU. Retired
+  // devices are never taken nor flagged.
   absl::StatusOr<DeviceLease> Acquire(Priority priority, absl::Duration wait);
+
+  // True once a lease of this arbiter retired device `device_id` (DeviceLease::Retire).
+  bool retired(size_t device_id) const;
 
   const std::vector<size_t>& device_ids() const { return ids_; }
   const LockDir& lock_dir() const { return dir_; }
   const ArbiterOptions& options() const { return options_; }
 
  private:
+  friend class DeviceLease;
   Arbiter(LockDir dir, std::vector<size_t> ids, ArbiterOptions options)
-      : dir_(std::move(dir)), ids_(std::move(ids)), options_(options) {}
+      : dir_(std::move(dir)),
+        ids_(std::move(ids)),
+        options_(options),
+        retired_(std::make_shared<RetiredDevices>(ids_.size())) {}
 
   LockDir dir_;
   std::vector<size_t> ids_;
   ArbiterOptions options_;
+  std::shared_ptr<RetiredDevices> retired_;
 };
 
 // One prover's claim: a GPU or the CPU. Move-only; destruction releases every lock it holds.
@@ -92,6 +121,10 @@ class DeviceLease {
   // Gives the device back (after the caller freed its device memory); the lease is then on the
   // CPU.
   void Yield();
+  // Gives the device back for good: no lease of this arbiter (this process) takes it again.
+  // For a device whose CUDA context is ruined (a sticky error): every call there would fail
+  // until the process restarts. The caller frees what it can of its device memory first.
+  void Retire();
   // On the CPU: takes a device that is free and that no higher-priority prover waits for;
   // true if the lease is now on a device. A high lease that finds none keeps its flag up on a
   // device held at low priority, so that holder yields to it. At most one round of probes per
@@ -110,7 +143,8 @@ class DeviceLease {
       : options_(arbiter.options()),
         priority_(priority),
         ids_(arbiter.device_ids()),
-        files_(std::move(files)) {}
+        files_(std::move(files)),
+        retired_(arbiter.retired_) {}
 
   int level() const { return static_cast<int>(priority_); }
   // Someone holds a want flag above our level on device n.
@@ -127,8 +161,9 @@ class DeviceLease {
   Priority priority_;
   std::vector<size_t> ids_;         // device numbers, by index
   std::vector<DeviceFiles> files_;  // by index: this lease's own open descriptions
-  std::optional<size_t> device_;    // index of the device owned
-  std::optional<size_t> flagged_;   // index of the device our want flag is up on
+  std::shared_ptr<RetiredDevices> retired_;
+  std::optional<size_t> device_;   // index of the device owned
+  std::optional<size_t> flagged_;  // index of the device our want flag is up on
   absl::Time next_probe_ = absl::InfinitePast();
   bool last_answer_ = false;
 };

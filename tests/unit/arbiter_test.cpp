@@ -150,6 +150,35 @@ TEST_F(ArbiterTest, AHighThatSettledForTheCpuStillTakesTheDeviceLater) {
   EXPECT_FALSE(low.TryReturn());
 }
 
+TEST_F(ArbiterTest, ARetiredDeviceIsNeitherTakenNorWaitedForByThisProcess) {
+  auto arbiter = Open(2);
+  DeviceLease a = Acquire(*arbiter, Priority::kLow);
+  DeviceLease b = Acquire(*arbiter, Priority::kLow);
+  ASSERT_EQ(a.device(), std::optional<size_t>(0));
+  ASSERT_EQ(b.device(), std::optional<size_t>(1));
+  a.Retire();
+  EXPECT_EQ(a.device(), std::nullopt);
+  EXPECT_TRUE(arbiter->retired(0));
+  EXPECT_FALSE(arbiter->retired(1));
+  EXPECT_FALSE(arbiter->retired(7));  // not arbitrated at all
+  EXPECT_FALSE(a.TryReturn());        // device 0 is free but retired, device 1 is held
+  EXPECT_EQ(Acquire(*arbiter, Priority::kLow).device(), std::nullopt);
+
+  // A high prover flags device 1 (held at low priority), never the free but retired device 0.
+  std::optional<DeviceLease> high;
+  std::thread waiter([&] { high.emplace(Acquire(*arbiter, Priority::kHigh, absl::Seconds(10))); });
+  ASSERT_TRUE(Eventually([&] { return b.should_yield(); }));
+  b.Yield();
+  waiter.join();
+  EXPECT_EQ(high->device(), std::optional<size_t>(1));
+
+  // Another process (another arbiter over the same lock dir) still may use device 0: the lock
+  // went with the retirement, and its CUDA context there is its own.
+  auto other = Open(2);
+  EXPECT_FALSE(other->retired(0));
+  EXPECT_EQ(Acquire(*other, Priority::kLow).device(), std::optional<size_t>(0));
+}
+
 TEST_F(ArbiterTest, AMovedFromLeaseOwnsNothing) {
   auto arbiter = Open(1);
   DeviceLease first = Acquire(*arbiter, Priority::kLow);
