@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "prover_core/cpu_backend.hpp"
+#include "prover_core/device_lost.hpp"
 #include "prover_core/device_memory.hpp"
 
 namespace provd {
@@ -25,6 +26,10 @@ struct SimulatedGpuOptions {
   absl::Duration latency_per_call = absl::ZeroDuration();
   // Fault injection for tests: every n-th kernel call fails with UNAVAILABLE (0: never).
   uint64_t fail_every = 0;
+  // Fault injection for tests: the device is lost at the n-th kernel call, which fails, and
+  // so does every later one, with UNAVAILABLE marked IsDeviceLost, as CUDA answers after a
+  // sticky error (0: never).
+  uint64_t lost_at_call = 0;
   // Told of every allocation and release of "device memory" (may be null).
   DeviceMemoryMeter* memory = nullptr;
 };
@@ -88,7 +93,13 @@ class SimulatedGpuBackend final : public Backend<E> {
  private:
   absl::Status BeginCall() {
     if (options_.latency_per_call > absl::ZeroDuration()) absl::SleepFor(options_.latency_per_call);
-    if (options_.fail_every != 0 && ++calls_ % options_.fail_every == 0) {
+    ++calls_;
+    if (options_.lost_at_call != 0 && calls_ >= options_.lost_at_call) {
+      return MarkDeviceLost(absl::UnavailableError(
+          absl::StrCat(name_, ": injected loss of the device (every call fails from call ",
+                       options_.lost_at_call, " on)")));
+    }
+    if (options_.fail_every != 0 && calls_ % options_.fail_every == 0) {
       return absl::UnavailableError(absl::StrCat(name_, ": injected device failure"));
     }
     return absl::OkStatus();

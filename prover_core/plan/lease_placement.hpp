@@ -1,10 +1,13 @@
 // Puts chunks where an arbiter lease says: on the lease's device while it holds one, on the CPU
 // once a higher-priority prover wants the device (the device's memory is freed first, then the
 // lock released), back on a device as soon as one is free again. Asked before every chunk;
-// finished chunks are host-side results and are never redone. Every move is reported.
+// finished chunks are host-side results and are never redone. Every move is reported. A device
+// that is lost (device_lost.hpp) is retired: freed, unlocked, and never taken again by this
+// process; the proof goes on on the CPU or on another free device.
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "absl/time/clock.h"
 #include "arbiter/arbiter.hpp"
@@ -39,6 +42,16 @@ class LeasePlacement final : public ChunkPlacement {
     }
     ++moves_;
     return *lease_.device() + 1;
+  }
+
+  void DeviceLost(size_t backend, const ChunkRef& chunk, const absl::Status& error) override {
+    const std::optional<size_t> device = lease_.device();
+    if (backend == 0 || !device.has_value() || *device + 1 != backend) return;
+    // Frees what the ruined context still lets us free (buffers, stream, pinned memory); the
+    // lock goes with it, so another process, whose context is its own, may use the device.
+    release_device_(*device);
+    lease_.Retire();
+    if (observer_ != nullptr) observer_->DeviceRetired(chunk, *device, error);
   }
 
   size_t moves() const { return moves_; }

@@ -46,6 +46,11 @@ class ChunkPlacement {
  public:
   virtual ~ChunkPlacement() = default;
   virtual size_t Place(const ChunkRef& chunk) = 0;
+  // Backend `backend` failed `chunk` with an error marked IsDeviceLost (device_lost.hpp): its
+  // device is of no further use to this process. Told after the fallback was reported and
+  // before the chunk reruns on the CPU; later Place calls must not pick that backend again.
+  virtual void DeviceLost(size_t /*backend*/, const ChunkRef& /*chunk*/,
+                          const absl::Status& /*error*/) {}
 };
 
 enum class DeviceMove {
@@ -68,6 +73,10 @@ class ProofObserver {
                            absl::Duration /*took*/) {}
   // A chunk failed on `backend` and is being rerun on the CPU.
   virtual void ChunkFellBack(const ChunkRef& /*chunk*/, std::string_view /*backend*/,
+                             const absl::Status& /*error*/) {}
+  // After that fallback: the error said the device is lost, and the proof gave it up for good
+  // (the arbiter's lease retired it: no prover of this process takes it again).
+  virtual void DeviceRetired(const ChunkRef& /*chunk*/, size_t /*device*/,
                              const absl::Status& /*error*/) {}
 };
 

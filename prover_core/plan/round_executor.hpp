@@ -1,7 +1,8 @@
 // Runs the chunks of a round on the backends a ChunkPlacement picks, falling back to the CPU
 // (backends[0]) when another backend fails a chunk. The fallback is visible: the observer hears
 // of it (log, metric, event), and the proof stays correct because a failed chunk changes
-// nothing (see backend.hpp).
+// nothing (see backend.hpp). An error that says the device is lost also goes to the placement,
+// which stops using that device.
 #pragma once
 
 #include <span>
@@ -11,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "prover_core/backend.hpp"
+#include "prover_core/device_lost.hpp"
 #include "prover_core/plan/round.hpp"
 
 namespace provd::plan {
@@ -39,6 +41,8 @@ class RoundExecutor {
     absl::Status status = run(backend);
     if (status.ok() || backend.is_cpu() || absl::IsInvalidArgument(status)) return status;
     if (observer_ != nullptr) observer_->ChunkFellBack(chunk, backend.name(), status);
+    if (IsDeviceLost(status) && placement_ != nullptr)
+      placement_->DeviceLost(choice, chunk, status);
     return run(*backends_[0]);
   }
 

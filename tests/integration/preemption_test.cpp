@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "prover_core/cpu_backend.hpp"
+#include "prover_core/device_lost.hpp"
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/proof_format.hpp"
 #include "prover_core/plan/lease_placement.hpp"
@@ -188,6 +189,98 @@ TEST(SimulatedGpu, AFailingDeviceFallsBackToTheCpuVisibly) {
   EXPECT_GT(fallbacks.count, 10);
   EXPECT_THAT(fallbacks.last, testing::StatusIs(absl::StatusCode::kResourceExhausted,
                                                 ::testing::HasSubstr("bytes of VRAM")));
+}
+
+// A device lost mid-proof (a sticky CUDA error, here simulated) is retired: the proof frees it,
+// gives it up for good and carries on on the other device, with the same bytes; no lease of
+// this process takes the retired device again, while another process (another arbiter) still
+// may: its context there is its own.
+TEST(SimulatedGpu, ALostDeviceIsRetiredAndTheProofMovesOn) {
+  groth16::ProveOptions options;
+  options.seed = std::vector<uint8_t>{7};
+  options.msm_chunk_points = 8;
+  options.ntt_chunk_stages = 1;
+  Case c("mult_bn128", options);
+
+  testing::TempDir locks;
+  absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
+      arbiter::Arbiter::Open(locks / "l", 2);
+  ASSERT_THAT(arbiter, IsOk());
+  absl::StatusOr<arbiter::DeviceLease> lease = (*arbiter)->Acquire(arbiter::Priority::kLow, {});
+  ASSERT_THAT(lease, IsOk());
+  ASSERT_EQ(lease->device(), std::optional<size_t>(0));
+
+  SimulatedGpuOptions dying;
+  dying.lost_at_call = 3;  // two chunks succeed, then every call fails
+  SimulatedGpuBackend<E> gpu0(0, c.pool, dying);
+  SimulatedGpuBackend<E> gpu1(1, c.pool);
+  Backend<E>* backends[] = {&c.cpu, &gpu0, &gpu1};
+  struct Observer final : plan::ProofObserver {
+    void ChunkFellBack(const plan::ChunkRef&, std::string_view backend,
+                       const absl::Status& error) override {
+      fell_back.emplace_back(backend);
+      EXPECT_TRUE(IsDeviceLost(error)) << error;
+    }
+    void DeviceRetired(const plan::ChunkRef&, size_t device, const absl::Status& error) override {
+      retired.push_back(device);
+      EXPECT_THAT(error.message(), ::testing::HasSubstr("injected loss"));
+    }
+    std::vector<std::string> fell_back;
+    std::vector<size_t> retired;
+  } observer;
+  plan::LeasePlacement placement(
+      *lease,
+      [&](size_t device) {
+        if (device == 0) gpu0.ReleaseDeviceMemory();
+        if (device == 1) gpu1.ReleaseDeviceMemory();
+      },
+      &observer);
+
+  absl::StatusOr<groth16::Proof<E>> proof = c.Prove(backends, &placement, &observer);
+  ASSERT_THAT(proof, IsOk());
+  EXPECT_EQ(groth16::ProofBytes<E>(*proof), c.reference);
+  // One failed chunk, not one per chunk: after it the device was never asked again.
+  EXPECT_EQ(observer.fell_back, std::vector<std::string>{"simulated-gpu:0"});
+  EXPECT_EQ(observer.retired, std::vector<size_t>{0});
+  EXPECT_EQ(gpu0.bytes_resident(), 0u);
+  EXPECT_GT(gpu1.uploads(), 0u);  // the rest of the proof ran on the other device
+  EXPECT_EQ(lease->device(), std::optional<size_t>(1));
+  EXPECT_TRUE((*arbiter)->retired(0));
+  EXPECT_FALSE((*arbiter)->retired(1));
+
+  // This process: device 0 is retired, device 1 held, so a new low lease gets the CPU; a high
+  // one does not wait for device 0 (it flags device 1, held at low priority, instead).
+  absl::StatusOr<arbiter::DeviceLease> next = (*arbiter)->Acquire(arbiter::Priority::kLow, {});
+  ASSERT_THAT(next, IsOk());
+  EXPECT_EQ(next->device(), std::nullopt);
+  // Another process: its arbiter has retired nothing, and device 0 is unlocked.
+  absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> other = arbiter::Arbiter::Open(locks / "l", 2);
+  ASSERT_THAT(other, IsOk());
+  absl::StatusOr<arbiter::DeviceLease> theirs = (*other)->Acquire(arbiter::Priority::kLow, {});
+  ASSERT_THAT(theirs, IsOk());
+  EXPECT_EQ(theirs->device(), std::optional<size_t>(0));
+}
+
+// With every device retired, a high-priority prover of this process does not wait for one.
+TEST(SimulatedGpu, AHighLeaseDoesNotWaitWhenEveryDeviceIsRetired) {
+  testing::TempDir locks;
+  absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
+      arbiter::Arbiter::Open(locks / "l", 1);
+  ASSERT_THAT(arbiter, IsOk());
+  {
+    absl::StatusOr<arbiter::DeviceLease> lease = (*arbiter)->Acquire(arbiter::Priority::kLow, {});
+    ASSERT_THAT(lease, IsOk());
+    ASSERT_EQ(lease->device(), std::optional<size_t>(0));
+    lease->Retire();
+    EXPECT_EQ(lease->device(), std::nullopt);
+    EXPECT_FALSE(lease->TryReturn());
+  }
+  const absl::Time start = absl::Now();
+  absl::StatusOr<arbiter::DeviceLease> high =
+      (*arbiter)->Acquire(arbiter::Priority::kHigh, absl::Seconds(30));
+  ASSERT_THAT(high, IsOk());
+  EXPECT_EQ(high->device(), std::nullopt);
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));  // not the 30 s wait
 }
 
 // Two real `provd prove` processes sharing a lock directory: the low one holds the simulated GPU
