@@ -3,6 +3,8 @@
 #include <cstdlib>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace provd::kernels {
 
@@ -16,6 +18,14 @@ absl::StatusOr<CudaSessionOptions> CudaBackendFactory::OptionsFromEnvironment(
         absl::StrCat("PROVD_CUDA_FAULT_EVERY=\"", every, "\" is not a number"));
   }
   base.fail_every = n;
+  const char* kind = std::getenv("PROVD_CUDA_FAULT_KIND");
+  const absl::string_view kind_name = kind != nullptr ? kind : "";
+  if (kind_name == "lost") {
+    base.fault_is_loss = true;
+  } else if (!kind_name.empty() && kind_name != "failure") {
+    return absl::InvalidArgumentError(absl::StrCat("PROVD_CUDA_FAULT_KIND=\"", kind_name,
+                                                   "\" is neither \"failure\" nor \"lost\""));
+  }
   return base;
 }
 

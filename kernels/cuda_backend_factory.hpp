@@ -23,8 +23,10 @@ class CudaBackendFactory final : public GpuBackendFactory {
   }
 
   // Options with fault injection from the environment: PROVD_CUDA_FAULT_EVERY=N makes every
-  // N-th GPU call of a proof fail (tests of the CPU fallback on a real GPU). INVALID_ARGUMENT
-  // for a value that is not a number.
+  // N-th GPU call of a proof fail (tests of the CPU fallback on a real GPU), and
+  // PROVD_CUDA_FAULT_KIND=lost makes those failures say the device is lost (the prover then
+  // retires it; "failure", the default, is an ordinary failed call). INVALID_ARGUMENT for a
+  // value that is neither.
   static absl::StatusOr<CudaSessionOptions> OptionsFromEnvironment(CudaSessionOptions base = {});
 
  private:

@@ -1,6 +1,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cuda_session.hpp"
 #include "kernels/cuda_session_resources.cuh"
+#include "prover_core/device_lost.hpp"
 
 namespace provd::kernels {
 
@@ -36,15 +37,21 @@ void CudaSession::Release() {
 
 uint64_t CudaSession::device_bytes() const { return resources_->device_bytes(); }
 
-absl::Status CudaSession::BeginCall(bool& inject_fault) {
+absl::Status CudaSession::BeginCall() {
   const std::string what = absl::StrCat("cuda:", device_);
   PROVD_CUDA_RETURN_IF_ERROR(cudaSetDevice(static_cast<int>(device_)), what);
   if (resources_->stream.get() == nullptr) {
     PROVD_CUDA_RETURN_IF_ERROR(resources_->stream.create(), what);
   }
   ++calls_;
-  inject_fault = options_.fail_every != 0 && calls_ % options_.fail_every == 0;
   return absl::OkStatus();
+}
+
+absl::Status CudaSession::InjectedFault() const {
+  if (options_.fail_every == 0 || calls_ % options_.fail_every != 0) return absl::OkStatus();
+  const absl::Status fault = absl::UnavailableError(absl::StrCat(
+      "cuda:", device_, " call ", calls_, ": injected launch failure (fault injection)"));
+  return options_.fault_is_loss ? MarkDeviceLost(fault) : fault;
 }
 
 }  // namespace provd::kernels

@@ -34,6 +34,9 @@ struct CudaSessionOptions {
   // device, as a launch failure would (0: never). The daemon reads it from
   // PROVD_CUDA_FAULT_EVERY.
   uint64_t fail_every = 0;
+  // Fault injection: the injected failures say the device is lost (IsDeviceLost), as a sticky
+  // error would, so the prover retires the device. PROVD_CUDA_FAULT_KIND=lost.
+  bool fault_is_loss = false;
   // Waits for the device after each phase of a call (upload, sort, buckets, ...) and records its
   // wall time in last_call_phases(): for benchmarks and diagnosis, since the waits cost overlap.
   bool time_phases = false;
@@ -99,7 +102,10 @@ class CudaSession {
  private:
   CudaSession(uint32_t device, CudaSessionOptions options, uint64_t budget);
   // Makes `device_` current and the stream exist; counts the call for fault injection.
-  absl::Status BeginCall(bool& inject_fault);
+  absl::Status BeginCall();
+  // The error the call just begun must return once its inputs are on the device, as a launch
+  // failure would (fault injection; OK: none).
+  absl::Status InjectedFault() const;
 
   uint32_t device_;
   CudaSessionOptions options_;

@@ -1,6 +1,8 @@
 // The one place CUDA errors become absl::Status. Out-of-memory is RESOURCE_EXHAUSTED; every other
 // device error is UNAVAILABLE. Neither is INVALID_ARGUMENT, so the round executor reruns the
-// chunk on the CPU (visibly) instead of failing the proof.
+// chunk on the CPU (visibly) instead of failing the proof. A sticky error (the context is
+// ruined until the process restarts) is also marked IsDeviceLost (prover_core/device_lost.hpp),
+// so the prover retires the device instead of failing on it chunk after chunk.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,6 +11,10 @@
 #include "absl/strings/string_view.h"
 
 namespace provd::kernels {
+
+// True for the errors after which every CUDA call of this process on the device fails (or
+// cannot be trusted) until the process restarts.
+bool IsStickyCudaError(cudaError_t err);
 
 // OK for cudaSuccess; otherwise "<what>: cudaErrorX (text)". Clears the runtime's last error so
 // that the next call starts clean (sticky errors, e.g. a lost device, stay sticky).

@@ -138,8 +138,8 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
                                                    " points but ", scalars.size(), " scalars"));
   }
   if (points.empty()) return Xyzz();
-  bool inject_fault = false;
-  if (absl::Status s = BeginCall(inject_fault); !s.ok()) return s;
+  if (absl::Status s = BeginCall(); !s.ok()) return s;
+  const absl::Status fault = InjectedFault();
   const std::string what = absl::StrCat("cuda:", device_, " ", C::kName, " MSM");
   const NvtxRange range(absl::StrCat(what, " of ", points.size()).c_str());
   Resources& r = *resources_;
@@ -235,10 +235,7 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
     if (absl::Status s = r.Upload(d_scalars, scalars.data() + begin, count, what.c_str()); !s.ok())
       return s;
     clock.Mark("upload");
-    if (inject_fault) {
-      return absl::UnavailableError(
-          absl::StrCat(what, ": injected launch failure (fault injection)"));
-    }
+    if (!fault.ok()) return fault;
     DigitsKernel<<<GridFor(l.points, kBlock), kBlock, 0, stream>>>(l, d_scalars, d_keys, d_values);
     PROVD_CUDA_RETURN_IF_ERROR(cudaGetLastError(), what + ": digits");
     clock.Mark("digits");

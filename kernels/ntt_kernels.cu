@@ -136,15 +136,13 @@ absl::StatusOr<F*> EnsureStageTable(CudaSession::Resources& r, const ntt::Twiddl
 // as a launch failure would.
 template <typename F>
 absl::StatusOr<F*> UploadColumn(CudaSession::Resources& r, std::span<const F> data,
-                                bool inject_fault, PhaseClock& clock, const std::string& what) {
+                                const absl::Status& fault, PhaseClock& clock,
+                                const std::string& what) {
   absl::StatusOr<F*> d_data = r.Reserve<F>(Slot::kNttData, data.size(), what.c_str());
   if (!d_data.ok()) return d_data.status();
   if (absl::Status s = r.Upload(*d_data, data.data(), data.size(), what.c_str()); !s.ok()) return s;
   clock.Mark("upload");
-  if (inject_fault) {
-    return absl::UnavailableError(
-        absl::StrCat(what, ": injected launch failure (fault injection)"));
-  }
+  if (!fault.ok()) return fault;
   return d_data;
 }
 
@@ -215,8 +213,8 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
     return absl::ResourceExhaustedError(
         absl::StrCat(what, ": does not fit the VRAM budget of ", budget_, " bytes"));
   }
-  bool inject_fault = false;
-  if (absl::Status s = BeginCall(inject_fault); !s.ok()) return s;
+  if (absl::Status s = BeginCall(); !s.ok()) return s;
+  const absl::Status fault = InjectedFault();
   Resources& r = *resources_;
   const NvtxRange range(absl::StrCat(what, " stages ", first, "..", end).c_str());
 
@@ -227,7 +225,7 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
   absl::StatusOr<F*> d_table = EnsureStageTable(r, twiddles, direction, what);
   if (!d_table.ok()) return d_table.status();
   clock.Mark("twiddles");
-  absl::StatusOr<F*> d_data = UploadColumn<F>(r, data, inject_fault, clock, what);
+  absl::StatusOr<F*> d_data = UploadColumn<F>(r, data, fault, clock, what);
   if (!d_data.ok()) return d_data.status();
   if (absl::Status s = LaunchPasses(*d_data, *d_table, static_cast<uint32_t>(twiddles.log_n),
                                     static_cast<uint32_t>(first), static_cast<uint32_t>(end),
@@ -259,8 +257,8 @@ absl::Status CudaSession::ShiftToCoset(std::span<F> data, const ntt::Twiddles<F>
     return absl::ResourceExhaustedError(
         absl::StrCat(what, ": does not fit the VRAM budget of ", budget_, " bytes"));
   }
-  bool inject_fault = false;
-  if (absl::Status s = BeginCall(inject_fault); !s.ok()) return s;
+  if (absl::Status s = BeginCall(); !s.ok()) return s;
+  const absl::Status fault = InjectedFault();
   Resources& r = *resources_;
   const NvtxRange range(what.c_str());
   PhaseClock clock(options_.time_phases, r.stream.get(), phases_);
@@ -268,7 +266,7 @@ absl::Status CudaSession::ShiftToCoset(std::span<F> data, const ntt::Twiddles<F>
   absl::StatusOr<CosetTables<F>> tables = EnsureCosetTables(r, twiddles, twiddles, scale, what);
   if (!tables.ok()) return tables.status();
   clock.Mark("twiddles");
-  absl::StatusOr<F*> d_data = UploadColumn<F>(r, data, inject_fault, clock, what);
+  absl::StatusOr<F*> d_data = UploadColumn<F>(r, data, fault, clock, what);
   if (!d_data.ok()) return d_data.status();
   if (absl::Status s = LaunchCosetSteps(*d_data, *tables, log_n, log_n, r.stream.get(), what);
       !s.ok())
@@ -310,8 +308,8 @@ absl::Status CudaSession::CosetLde(std::span<const F> evals, std::span<F> out, s
     return absl::ResourceExhaustedError(absl::StrCat(
         what, ": one column and the tables do not fit the VRAM budget of ", budget_, " bytes"));
   }
-  bool inject_fault = false;
-  if (absl::Status s = BeginCall(inject_fault); !s.ok()) return s;
+  if (absl::Status s = BeginCall(); !s.ok()) return s;
+  const absl::Status fault = InjectedFault();
   Resources& r = *resources_;
   const NvtxRange range(absl::StrCat(what, " x ", columns).c_str());
   PhaseClock clock(options_.time_phases, r.stream.get(), phases_);
@@ -334,10 +332,7 @@ absl::Status CudaSession::CosetLde(std::span<const F> evals, std::span<F> out, s
       }
     }
     clock.Mark("upload");
-    if (inject_fault) {
-      return absl::UnavailableError(
-          absl::StrCat(what, ": injected launch failure (fault injection)"));
-    }
+    if (!fault.ok()) return fault;
     if (big > n) {
       const dim3 grid(GridFor(big - n, kNttBlock), cols.count);
       FillKernel<F><<<grid, kNttBlock, 0, stream>>>(*d_data, n, big, F::Zero(), cols.stride);

@@ -8,11 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "arbiter/arbiter.hpp"
 #include "gtest/gtest.h"
 #include "kernels/cuda_backend_factory.hpp"
 #include "kernels/cuda_devices.hpp"
 #include "prover_core/cpu_backend.hpp"
+#include "prover_core/device_lost.hpp"
+#include "prover_core/plan/lease_placement.hpp"
 #include "tests/support/proving.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace provd::groth16 {
 namespace {
@@ -113,6 +117,59 @@ TEST(CudaSchedule, AGpuProofIsAcceptedBySnarkjs) {
   EXPECT_TRUE(testing::SnarkjsAccepts(
       PROVD_SNARKJS, testing::CircuitCase("poseidon_bn128") / "vkey.json",
       PublicJson(in.witness, in.key->header().n_public), ProofJson<Bn254Engine>(*proof)));
+}
+
+// A device lost mid-proof (fault injection marks the injected failure as a sticky error, which
+// a real one would ruin the test process's context with): the proof falls back once, retires
+// the device through its lease, finishes on the CPU with the CPU's bytes and frees the device
+// memory; no later lease of this arbiter takes the device.
+TEST(CudaSchedule, ALostDeviceIsRetiredAndTheProofFinishesOnTheCpu) {
+  if (kernels::ProbeCudaDevices().devices.empty()) GTEST_SKIP() << "needs a CUDA device";
+  using E = Bn254Engine;
+  const Inputs<E> in = LoadTyped<E>("poseidon_bn128");
+  ProveOptions options;
+  options.seed = std::vector<uint8_t>(16, 3);
+  options.msm_chunk_points = 64;
+  CpuBackend<E> cpu(Pool());
+  Backend<E>* only_cpu[] = {&cpu};
+  const std::vector<uint8_t> reference =
+      ProveBytes<E>(Pool(), in, options, only_cpu, nullptr, nullptr);
+
+  testing::TempDir locks;
+  absl::StatusOr<std::unique_ptr<arbiter::Arbiter>> arbiter =
+      arbiter::Arbiter::Open(locks / "l", 1);
+  ASSERT_TRUE(arbiter.ok()) << arbiter.status();
+  absl::StatusOr<arbiter::DeviceLease> lease = (*arbiter)->Acquire(arbiter::Priority::kLow, {});
+  ASSERT_TRUE(lease.ok()) << lease.status();
+  ASSERT_EQ(lease->device(), std::optional<size_t>(0));
+
+  kernels::CudaSessionOptions dying;
+  dying.fail_every = 3;
+  dying.fault_is_loss = true;
+  kernels::CudaBackend<E> gpu(0, dying);
+  Backend<E>* both[] = {&cpu, &gpu};
+  struct Observer final : plan::ProofObserver {
+    void ChunkFellBack(const plan::ChunkRef&, std::string_view, const absl::Status& e) override {
+      ++fallbacks;
+      EXPECT_TRUE(IsDeviceLost(e)) << e;
+    }
+    void DeviceRetired(const plan::ChunkRef&, size_t device, const absl::Status&) override {
+      retired.push_back(device);
+    }
+    int fallbacks = 0;
+    std::vector<size_t> retired;
+  } observer;
+  plan::LeasePlacement placement(
+      *lease, [&](size_t) { gpu.ReleaseDeviceMemory(); }, &observer);
+  EXPECT_EQ(ProveBytes<E>(Pool(), in, options, both, &placement, &observer), reference);
+  EXPECT_EQ(observer.fallbacks, 1);
+  EXPECT_EQ(observer.retired, std::vector<size_t>{0});
+  EXPECT_EQ(gpu.device_bytes(), 0u);
+  EXPECT_EQ(lease->device(), std::nullopt);
+  EXPECT_TRUE((*arbiter)->retired(0));
+  absl::StatusOr<arbiter::DeviceLease> next = (*arbiter)->Acquire(arbiter::Priority::kLow, {});
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->device(), std::nullopt);
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 
 #include "gtest/gtest.h"
 #include "kernels/cuda_backend_factory.hpp"
+#include "kernels/cuda_status.hpp"
 #include "kernels/field_ops.hpp"
+#include "prover_core/device_lost.hpp"
 #include "prover_core/field/bn254.hpp"
 #include "prover_core/groth16/engine.hpp"
 #include "tests/support/status_matchers.hpp"
@@ -72,10 +74,49 @@ TEST(CudaBackendTest, FaultInjectionComesFromTheEnvironment) {
   ASSERT_THAT(three, IsOk());
   EXPECT_EQ(three->fail_every, 3u);
 
+  EXPECT_FALSE(three->fault_is_loss);
+
+  ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_KIND", "lost", 1), 0);
+  auto lost = CudaBackendFactory::OptionsFromEnvironment(base);
+  ASSERT_THAT(lost, IsOk());
+  EXPECT_TRUE(lost->fault_is_loss);
+  ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_KIND", "failure", 1), 0);
+  auto failure = CudaBackendFactory::OptionsFromEnvironment(base);
+  ASSERT_THAT(failure, IsOk());
+  EXPECT_FALSE(failure->fault_is_loss);
+  ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_KIND", "melted", 1), 0);
+  EXPECT_THAT(CudaBackendFactory::OptionsFromEnvironment(base),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"melted\"")));
+  ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_KIND"), 0);
+
   ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_EVERY", "often", 1), 0);
   EXPECT_THAT(CudaBackendFactory::OptionsFromEnvironment(base),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"often\"")));
   ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_EVERY"), 0);
+}
+
+// Sticky errors ruin the process's context on the device: the status says so, so that the
+// prover retires the device instead of failing there chunk after chunk. Ordinary failures and
+// out-of-memory do not.
+TEST(CudaStatusTest, StickyErrorsSayTheDeviceIsLost) {
+  EXPECT_THAT(CudaStatus(cudaSuccess, "x"), IsOk());
+  for (cudaError_t sticky : {cudaErrorIllegalAddress, cudaErrorLaunchFailure,
+                             cudaErrorECCUncorrectable, cudaErrorMisalignedAddress}) {
+    const absl::Status s = CudaStatus(sticky, "cuda:0 msm");
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kUnavailable, HasSubstr(cudaGetErrorName(sticky))));
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kUnavailable, HasSubstr("until it restarts")));
+    EXPECT_TRUE(IsDeviceLost(s)) << s;
+    EXPECT_TRUE(IsStickyCudaError(sticky));
+  }
+  const absl::Status oom = CudaStatus(cudaErrorMemoryAllocation, "cuda:0 msm");
+  EXPECT_THAT(oom, StatusIs(absl::StatusCode::kResourceExhausted, ::testing::_));
+  EXPECT_FALSE(IsDeviceLost(oom));
+  for (cudaError_t transient :
+       {cudaErrorInvalidValue, cudaErrorLaunchOutOfResources, cudaErrorDevicesUnavailable}) {
+    const absl::Status s = CudaStatus(transient, "cuda:0 ntt");
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+    EXPECT_FALSE(IsDeviceLost(s)) << s;
+  }
 }
 
 // The device field-product helpers (parity test, gpu_bench) reject bad requests before they
