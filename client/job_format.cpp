@@ -142,6 +142,8 @@ std::string EventKind(const JobEvent& event) {
       return "device_returned";
     case JobEvent::kGpuFallback:
       return "gpu_fallback";
+    case JobEvent::kDeviceRetired:
+      return "device_retired";
     case JobEvent::kSucceeded:
       return "succeeded";
     case JobEvent::kFailed:
@@ -266,6 +268,12 @@ std::string FormatEventDetails(const JobEvent& event) {
       return absl::StrCat("GPU ", e.gpu_index(), " failed at ",
                           At(e.round_index(), e.chunk_index()),
                           ", continuing on CPU: ", e.reason());
+    }
+    case JobEvent::kDeviceRetired: {
+      const auto& e = event.device_retired();
+      return absl::StrCat("GPU ", e.gpu_index(), " retired at ",
+                          At(e.round_index(), e.chunk_index()),
+                          " (unusable until the daemon restarts): ", e.reason());
     }
     case JobEvent::kFailed:
       return FormatError(event.failed().error());

@@ -132,6 +132,10 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
                  "Added latency of every simulated GPU kernel call")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 60000.0));
+  app.add_option("--simulated-gpu-lost-at-call", config.simulated_gpu_lost_at_call,
+                 "Fault injection (tests): a simulated GPU is lost at its N-th kernel call of a "
+                 "proof, as after a sticky CUDA error, and gets retired (0: never)")
+      ->capture_default_str();
 }
 
 absl::Status ApplyConfigFile(CLI::App& app, const ServeConfig& config) {
@@ -265,6 +269,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"auth_token_file", config.security.auth_token_file.string()},
       {"simulated_gpus", config.simulated_gpus},
       {"simulated_gpu_latency_ms", config.simulated_gpu_latency_ms},
+      {"simulated_gpu_lost_at_call", config.simulated_gpu_lost_at_call},
   };
 }
 

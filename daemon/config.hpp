@@ -52,6 +52,7 @@ struct ServeConfig {
   // Simulated GPUs (tests, demos): arbitrated like real ones, computed on the CPU.
   uint32_t simulated_gpus = 0;
   double simulated_gpu_latency_ms = 0;
+  uint64_t simulated_gpu_lost_at_call = 0;  // fault injection: SimulatedGpuOptions::lost_at_call
 
   // Filled in by FinalizeServeConfig.
   ListenAddress listen_address;

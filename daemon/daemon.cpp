@@ -73,6 +73,11 @@ absl::Status Daemon::StartJobs() {
     runner.simulated_gpus = config_.simulated_gpus;
     runner.simulated.latency_per_call = absl::Milliseconds(config_.simulated_gpu_latency_ms);
     runner.simulated.memory = &device_memory_;
+    runner.simulated.lost_at_call = config_.simulated_gpu_lost_at_call;
+    if (config_.simulated_gpu_lost_at_call != 0) {
+      spdlog::warn("fault injection: simulated GPUs are lost at kernel call {} of a proof",
+                   config_.simulated_gpu_lost_at_call);
+    }
     spdlog::info("arbitrating {} simulated GPU(s) through lock dir {}", config_.simulated_gpus,
                  arbiter_->lock_dir().path().string());
   } else if (!gpus_.devices.empty()) {
@@ -229,6 +234,18 @@ void Daemon::AddSampledMetrics() {
           }
           return sample;
         });
+    const arbiter::Arbiter* arbiter = arbiter_.get();
+    sampled.AddGauge("provd_gpu_retired",
+                     "1 for a GPU this daemon gave up after an error that left it unusable (a "
+                     "sticky CUDA error) until the daemon restarts, by device",
+                     [devices, arbiter] {
+                       SampledMetrics::Sample sample;
+                       for (size_t device : devices) {
+                         sample.push_back({{{"device", absl::StrCat(device)}},
+                                           arbiter->retired(device) ? 1.0 : 0.0});
+                       }
+                       return sample;
+                     });
   }
   groth16::ProvingKeyCache* keys = keys_.get();
   auto cache = [keys](auto field) {

@@ -55,6 +55,12 @@ class StderrObserver final : public plan::ProofObserver {
               << " failed on " << backend << " (" << error.ToString()
               << "); rerunning it on the CPU\n";
   }
+  void DeviceRetired(const plan::ChunkRef& chunk, size_t device,
+                     const absl::Status& /*error*/) override {
+    std::cerr << "provd prove: " << plan::RoundName(chunk.round) << " chunk " << chunk.index
+              << ": device " << device
+              << " is unusable by this process and retired; the proof goes on without it\n";
+  }
 
  private:
   bool verbose_;

@@ -118,4 +118,22 @@ void JobObserver::ChunkFellBack(const plan::ChunkRef& chunk, std::string_view ba
   Record(std::move(event));
 }
 
+void JobObserver::DeviceRetired(const plan::ChunkRef& chunk, size_t device,
+                                const absl::Status& error) {
+  // The chunk that failed ran on the GPU; what follows runs on the CPU (or another GPU, which a
+  // DeviceReturned event will say).
+  CloseSegment(/*was_on_gpu=*/true);
+  provd::v1::JobEvent event;
+  auto* retired = event.mutable_device_retired();
+  retired->set_gpu_index(static_cast<uint32_t>(device));
+  retired->set_round_index(RoundIndex(chunk.round));
+  retired->set_chunk_index(static_cast<uint32_t>(chunk.index));
+  retired->set_reason(error.ToString());
+  spdlog::error(
+      "job {}: gpu {} is unusable by this daemon and is retired until the daemon restarts; no "
+      "job will use it before then: {}",
+      job_id_, device, error.ToString());
+  Record(std::move(event));
+}
+
 }  // namespace provd::daemon

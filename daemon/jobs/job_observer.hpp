@@ -33,6 +33,8 @@ class JobObserver final : public plan::ProofObserver {
                    absl::Duration took) override;
   void ChunkFellBack(const plan::ChunkRef& chunk, std::string_view backend,
                      const absl::Status& error) override;
+  void DeviceRetired(const plan::ChunkRef& chunk, size_t device,
+                     const absl::Status& error) override;
 
   // Records an event that is not about a round (e.g. the lease's first device).
   void Record(provd::v1::JobEvent event);

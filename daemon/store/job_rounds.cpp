@@ -42,6 +42,10 @@ class RoundBuilder {
         Move(event.device_yielded().round_index(), event.device_yielded().chunk_index(),
              provd::v1::BACKEND_CPU, std::nullopt, event.time());
         break;
+      case JobEvent::kDeviceRetired:
+        Move(event.device_retired().round_index(), event.device_retired().chunk_index(),
+             provd::v1::BACKEND_CPU, std::nullopt, event.time());
+        break;
       case JobEvent::kDeviceReturned:
         Move(event.device_returned().round_index(), event.device_returned().chunk_index(),
              provd::v1::BACKEND_GPU, event.device_returned().gpu_index(), event.time());

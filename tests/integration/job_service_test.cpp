@@ -236,6 +236,45 @@ TEST_F(JobServiceTest, AHighJobNextToALowOneOnTheOnlyGpuTakesAtMostAFifthLongerT
       << "median alone " << idle[1] << ", next to a low job " << busy[1];
 }
 
+TEST_F(JobServiceTest, AGpuLostMidProofIsRetiredAndEveryJobStillSucceeds) {
+  // Fault injection: the simulated GPU fails its third call of a proof as after a sticky CUDA
+  // error. The job falls back, retires the GPU and finishes on the CPU; later jobs never take it.
+  StartDaemon({"--cpu-workers", "1", "--simulated-gpus", "1", "--simulated-gpu-lost-at-call", "3",
+               "--msm-chunk-points", "8"});
+  auto first = Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_LOW));
+  ASSERT_THAT(first, IsOk());
+  Job job = WaitFinal(first->id());
+  ASSERT_EQ(job.state(), provd::v1::JOB_STATE_SUCCEEDED) << job.error().message();
+  EXPECT_TRUE(SnarkjsAccepts(PROVD_SNARKJS, CircuitCase("mult_bn128") / "vkey.json",
+                             job.result().public_json(), job.result().proof_json()));
+  int acquired = 0, fallbacks = 0, retired = 0;
+  for (const JobEvent& e : Events(first->id())) {
+    acquired += e.has_device_acquired();
+    fallbacks += e.has_gpu_fallback();
+    if (e.has_device_retired()) {
+      ++retired;
+      EXPECT_EQ(e.device_retired().gpu_index(), 0u);
+      EXPECT_THAT(e.device_retired().reason(), HasSubstr("injected loss"));
+    }
+  }
+  EXPECT_EQ(acquired, 1);
+  EXPECT_EQ(fallbacks, 1);  // one failed chunk, then the GPU was never asked again
+  EXPECT_EQ(retired, 1);
+
+  // High priority too: it neither takes nor waits for the retired GPU.
+  auto second = Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_HIGH));
+  ASSERT_THAT(second, IsOk());
+  EXPECT_EQ(WaitFinal(second->id()).state(), provd::v1::JOB_STATE_SUCCEEDED);
+  for (const JobEvent& e : Events(second->id())) {
+    EXPECT_FALSE(e.has_device_acquired() || e.has_gpu_fallback() || e.has_device_retired())
+        << e.DebugString();
+  }
+
+  auto metrics = HttpGet(daemon_->metrics_address(), "/metrics");
+  ASSERT_THAT(metrics, IsOk());
+  EXPECT_THAT(*metrics, HasSubstr("provd_gpu_retired{device=\"0\"} 1"));
+}
+
 TEST_F(JobServiceTest, KilledAtRandomMomentsItCompletesEveryAcknowledgedJobExactlyOnce) {
   TempDir state;
   const std::vector<std::string> flags = {
