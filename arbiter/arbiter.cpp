@@ -77,6 +77,9 @@ absl::StatusOr<DeviceLease> Arbiter::Acquire(Priority priority, absl::Duration w
     lease.UpdateFlag();
     absl::SleepFor(options_.poll_interval);
   }
+  // Every device was retired while waiting: nothing to wait for, so no flag may hold a holder
+  // back (other processes read it).
+  if (retired_->all_retired()) lease.DropFlag();
   // The holders did not yield in time (not provd provers?): carry on on the CPU. The flag
   // stays up, so a holder that yields later still hands over (TryReturn takes it then).
   return lease;
@@ -143,6 +146,12 @@ bool DeviceLease::TryTake(size_t n) {
   // shows its holder's level to a waiter choosing whom to preempt.
   device.held[level()].TryLock(LockMode::kShared);
   if (!device.gpu.TryLock(LockMode::kExclusive)) {
+    device.held[level()].Unlock();
+    return false;
+  }
+  if (retired_->retired(n)) {
+    // Another lease retired it between the check above and the lock (it unlocks after marking).
+    device.gpu.Unlock();
     device.held[level()].Unlock();
     return false;
   }

@@ -248,8 +248,7 @@ TEST(SimulatedGpu, ALostDeviceIsRetiredAndTheProofMovesOn) {
   EXPECT_TRUE((*arbiter)->retired(0));
   EXPECT_FALSE((*arbiter)->retired(1));
 
-  // This process: device 0 is retired, device 1 held, so a new low lease gets the CPU; a high
-  // one does not wait for device 0 (it flags device 1, held at low priority, instead).
+  // This process: device 0 is retired, device 1 held, so a new low lease gets the CPU.
   absl::StatusOr<arbiter::DeviceLease> next = (*arbiter)->Acquire(arbiter::Priority::kLow, {});
   ASSERT_THAT(next, IsOk());
   EXPECT_EQ(next->device(), std::nullopt);
