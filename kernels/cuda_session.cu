@@ -31,8 +31,12 @@ CudaSession::CudaSession(uint32_t device, CudaSessionOptions options, uint64_t b
 CudaSession::~CudaSession() { Release(); }
 
 void CudaSession::Release() {
-  if (cudaSetDevice(static_cast<int>(device_)) != cudaSuccess) (void)cudaGetLastError();
+  (void)cudaSetDevice(static_cast<int>(device_));
   resources_->ReleaseAll();
+  // After a sticky error every call above fails, and the failures stay in this thread's
+  // last-error slot: a later launch on another (healthy) device would read it back from
+  // cudaGetLastError and be taken for lost too.
+  (void)cudaGetLastError();
 }
 
 uint64_t CudaSession::device_bytes() const { return resources_->device_bytes(); }
@@ -40,6 +44,9 @@ uint64_t CudaSession::device_bytes() const { return resources_->device_bytes(); 
 absl::Status CudaSession::BeginCall() {
   const std::string what = absl::StrCat("cuda:", device_);
   PROVD_CUDA_RETURN_IF_ERROR(cudaSetDevice(static_cast<int>(device_)), what);
+  // Launch checks read cudaGetLastError: start from a clean slot, whatever an earlier call of
+  // this thread (on any device) left there.
+  (void)cudaGetLastError();
   if (resources_->stream.get() == nullptr) {
     PROVD_CUDA_RETURN_IF_ERROR(resources_->stream.create(), what);
   }
@@ -47,10 +54,10 @@ absl::Status CudaSession::BeginCall() {
   return absl::OkStatus();
 }
 
-absl::Status CudaSession::InjectedFault() const {
+absl::Status CudaSession::InjectedFault(absl::string_view what) const {
   if (options_.fail_every == 0 || calls_ % options_.fail_every != 0) return absl::OkStatus();
-  const absl::Status fault = absl::UnavailableError(absl::StrCat(
-      "cuda:", device_, " call ", calls_, ": injected launch failure (fault injection)"));
+  const absl::Status fault = absl::UnavailableError(
+      absl::StrCat(what, " (call ", calls_, "): injected launch failure (fault injection)"));
   return options_.fault_is_loss ? MarkDeviceLost(fault) : fault;
 }
 

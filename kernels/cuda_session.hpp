@@ -105,7 +105,7 @@ class CudaSession {
   absl::Status BeginCall();
   // The error the call just begun must return once its inputs are on the device, as a launch
   // failure would (fault injection; OK: none).
-  absl::Status InjectedFault() const;
+  absl::Status InjectedFault(absl::string_view what) const;
 
   uint32_t device_;
   CudaSessionOptions options_;

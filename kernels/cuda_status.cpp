@@ -20,12 +20,10 @@ bool IsStickyCudaError(cudaError_t err) {
     case cudaErrorInvalidPc:
     case cudaErrorLaunchFailure:
     case cudaErrorExternalDevice:
-    // Uncorrectable memory or link errors: the device needs a reset (nvidia-smi, the driver)
-    // before anything computed there can be trusted.
+    // Uncorrectable memory or link errors: not documented as sticky, but the device needs a
+    // reset (nvidia-smi, the driver) before anything computed there can be trusted.
     case cudaErrorECCUncorrectable:
     case cudaErrorNvlinkUncorrectable:
-    // The device went away under a running process (fell off the bus, was unbound).
-    case cudaErrorNoDevice:
       return true;
     default:
       return false;

@@ -139,8 +139,8 @@ absl::StatusOr<curve::XyzzPoint<C>> CudaSession::Msm(std::span<const curve::Affi
   }
   if (points.empty()) return Xyzz();
   if (absl::Status s = BeginCall(); !s.ok()) return s;
-  const absl::Status fault = InjectedFault();
   const std::string what = absl::StrCat("cuda:", device_, " ", C::kName, " MSM");
+  const absl::Status fault = InjectedFault(what);
   const NvtxRange range(absl::StrCat(what, " of ", points.size()).c_str());
   Resources& r = *resources_;
 

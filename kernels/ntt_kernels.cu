@@ -214,7 +214,7 @@ absl::Status CudaSession::NttStages(std::span<F> data, const ntt::Twiddles<F>& t
         absl::StrCat(what, ": does not fit the VRAM budget of ", budget_, " bytes"));
   }
   if (absl::Status s = BeginCall(); !s.ok()) return s;
-  const absl::Status fault = InjectedFault();
+  const absl::Status fault = InjectedFault(what);
   Resources& r = *resources_;
   const NvtxRange range(absl::StrCat(what, " stages ", first, "..", end).c_str());
 
@@ -258,7 +258,7 @@ absl::Status CudaSession::ShiftToCoset(std::span<F> data, const ntt::Twiddles<F>
         absl::StrCat(what, ": does not fit the VRAM budget of ", budget_, " bytes"));
   }
   if (absl::Status s = BeginCall(); !s.ok()) return s;
-  const absl::Status fault = InjectedFault();
+  const absl::Status fault = InjectedFault(what);
   Resources& r = *resources_;
   const NvtxRange range(what.c_str());
   PhaseClock clock(options_.time_phases, r.stream.get(), phases_);
@@ -309,7 +309,7 @@ absl::Status CudaSession::CosetLde(std::span<const F> evals, std::span<F> out, s
         what, ": one column and the tables do not fit the VRAM budget of ", budget_, " bytes"));
   }
   if (absl::Status s = BeginCall(); !s.ok()) return s;
-  const absl::Status fault = InjectedFault();
+  const absl::Status fault = InjectedFault(what);
   Resources& r = *resources_;
   const NvtxRange range(absl::StrCat(what, " x ", columns).c_str());
   PhaseClock clock(options_.time_phases, r.stream.get(), phases_);

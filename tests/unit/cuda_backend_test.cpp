@@ -89,6 +89,12 @@ TEST(CudaBackendTest, FaultInjectionComesFromTheEnvironment) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"melted\"")));
   ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_KIND"), 0);
 
+  ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_EVERY"), 0);
+  ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_KIND", "melted", 1), 0);  // checked even when unused
+  EXPECT_THAT(CudaBackendFactory::OptionsFromEnvironment(base),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("PROVD_CUDA_FAULT_KIND")));
+  ASSERT_EQ(::unsetenv("PROVD_CUDA_FAULT_KIND"), 0);
+
   ASSERT_EQ(::setenv("PROVD_CUDA_FAULT_EVERY", "often", 1), 0);
   EXPECT_THAT(CudaBackendFactory::OptionsFromEnvironment(base),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("\"often\"")));
