@@ -116,6 +116,12 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
                  "Device memory one proof may hold on a GPU; larger MSMs run in batches "
                  "(0: 90% of the memory free when the proof starts there)")
       ->capture_default_str();
+  app.add_option("--on-gpu-retired", config.on_gpu_retired,
+                 "When a sticky CUDA error retires a GPU: restart (stop gracefully and exit "
+                 "75 for the service manager to restart provd with a fresh CUDA context) or "
+                 "continue (serve on without that GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"restart", "continue"}));
   app.add_option("--tls-cert", config.security.tls_cert,
                  "Serve TLS with this certificate chain (PEM); needs --tls-key");
   app.add_option("--tls-key", config.security.tls_key, "Private key (PEM) of --tls-cert");
@@ -216,9 +222,6 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
   if (absl::Status s = ValidateLogSettings(config.log_level, config.log_format); !s.ok()) {
     errors.emplace_back(s.message());
   }
-  if (config.cpu_workers == 0 && config.simulated_gpus == 0) {
-    errors.emplace_back("--cpu-workers 0: needs a GPU to run jobs on (here: --simulated-gpus)");
-  }
   if (absl::Status s = ValidateSecurityConfig(config.security); !s.ok()) {
     errors.emplace_back(s.message());
   }
@@ -270,6 +273,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"simulated_gpus", config.simulated_gpus},
       {"simulated_gpu_latency_ms", config.simulated_gpu_latency_ms},
       {"simulated_gpu_lost_at_call", config.simulated_gpu_lost_at_call},
+      {"on_gpu_retired", config.on_gpu_retired},
   };
 }
 

@@ -46,6 +46,11 @@ struct ServeConfig {
   uint32_t ntt_chunk_stages = 0;
   // Device memory one proof may hold on a GPU (0: 90 % of what is free when it starts there).
   uint64_t gpu_memory_budget_bytes = 0;
+  // What the daemon does when a GPU is retired (a sticky CUDA error ruined its context there):
+  // "restart" stops gracefully (running jobs get the shutdown grace, the rest are requeued) and
+  // exits with kExitRestart so that systemd or Kubernetes starts it again with a fresh
+  // context; "continue" keeps serving without that GPU until someone restarts it.
+  std::string on_gpu_retired = "restart";
 
   SecurityConfig security;
 

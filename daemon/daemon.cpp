@@ -5,7 +5,9 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <thread>
 
@@ -99,6 +101,20 @@ absl::Status Daemon::StartJobs() {
     spdlog::info("no GPU in use ({}); proving on the CPU only", gpus_.why_none);
   }
 
+  if (arbiter_ != nullptr && config_.on_gpu_retired == "restart") {
+    runner.on_device_retired = [this](size_t device) {
+      if (restart_requested_.exchange(true)) return;
+      spdlog::error(
+          "gpu {} was retired: restarting provd to recover it with a fresh CUDA context "
+          "(on_gpu_retired = restart); running jobs get the shutdown grace, the rest are "
+          "requeued",
+          device);
+      // The stop path of a SIGTERM (main's sigwait): every thread blocks it, so this reaches
+      // main and nothing else.
+      ::kill(::getpid(), SIGTERM);
+    };
+  }
+
   ConfigureDefaultThreadPool(config_.threads);
   runner.high_pool = &DefaultThreadPool();
   low_priority_pool_ = MakeNicedPool(runner.high_pool->size(), config_.low_priority_nice);
@@ -112,6 +128,13 @@ absl::Status Daemon::StartJobs() {
   SchedulerOptions scheduling;
   const size_t gpu_count = arbiter_ != nullptr ? arbiter_->device_ids().size() : 0;
   scheduling.slots = config_.cpu_workers + gpu_count * config_.gpu_workers;
+  if (scheduling.slots == 0) {
+    // cpu_workers = 0 keeps the cores for GPU jobs' host work; without a usable GPU no job
+    // would ever start. Queued jobs must run: one at a time, on the CPU, and said loudly.
+    spdlog::error("cpu_workers = 0 but no GPU is in use ({}): running one job at a time on the CPU",
+                  gpus_.why_none);
+    scheduling.slots = 1;
+  }
   scheduling.max_queued = static_cast<int64_t>(config_.max_queued_jobs);
   scheduling.retention = absl::Seconds(config_.retention_hours * 3600);
   scheduling.low_priority_nice = config_.low_priority_nice;

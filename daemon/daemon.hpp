@@ -5,6 +5,7 @@
 //          requeued) -> end WatchJob streams -> gRPC -> metrics
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -38,6 +39,10 @@ class Daemon {
   // Marks the daemon NOT_SERVING, refuses new jobs, gives running jobs `grace` to finish and
   // requeues the others, then stops serving. Idempotent.
   void Shutdown(absl::Duration grace);
+
+  // True once a retired GPU asked for a restart (on_gpu_retired = "restart"): the daemon has
+  // sent itself SIGTERM, and `provd serve` exits with kExitRestart after the shutdown.
+  bool restart_requested() const { return restart_requested_.load(); }
 
   // The addresses actually bound (port 0 resolved); metrics is empty when disabled.
   const std::string& grpc_address() const { return grpc_address_; }
@@ -74,6 +79,7 @@ class Daemon {
   std::unique_ptr<grpc::Server> health_server_;  // --health-listen
   std::string health_address_;
   bool stopped_ = false;
+  std::atomic<bool> restart_requested_{false};
 };
 
 }  // namespace provd::daemon

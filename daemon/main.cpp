@@ -28,6 +28,9 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitRuntimeError = 1;
 constexpr int kExitUsage = 2;
+// A GPU was retired and on_gpu_retired = restart: a failure for systemd's Restart=on-failure
+// (EX_TEMPFAIL), so provd comes back with a fresh CUDA context.
+constexpr int kExitRestart = 75;
 
 absl::Status WriteReadyFile(const std::filesystem::path& path, const Daemon& daemon) {
   nlohmann::json ready = {{"grpc", daemon.grpc_address()},
@@ -85,7 +88,13 @@ int Serve(ServeConfig config) {
     }
   }).detach();
   (*daemon)->Shutdown(absl::Seconds(config.shutdown_grace_seconds));
+  const bool restart = (*daemon)->restart_requested();
   daemon->reset();
+  if (restart) {
+    spdlog::warn("exiting with status {} so that the service manager starts provd again",
+                 kExitRestart);
+    return kExitRestart;
+  }
   return kExitOk;
 }
 

@@ -134,6 +134,7 @@ void JobObserver::DeviceRetired(const plan::ChunkRef& chunk, size_t device,
       "job will use it before then: {}",
       job_id_, device, error.ToString());
   Record(std::move(event));
+  if (on_device_retired_) on_device_retired_(device);
 }
 
 }  // namespace provd::daemon

@@ -2,6 +2,7 @@
 // durable events and log lines, each carrying the job id.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,10 @@ class JobObserver final : public plan::ProofObserver {
 
   // The job's lease (null: CPU only) tells which backend a round starts on.
   void set_lease(const arbiter::DeviceLease* lease) { lease_ = lease; }
+  // Called after a DeviceRetired event is recorded (may be empty).
+  void set_on_device_retired(std::function<void(size_t)> callback) {
+    on_device_retired_ = std::move(callback);
+  }
 
   void RoundStarted(plan::Round round, size_t chunks) override;
   void RoundFinished(plan::Round round, size_t chunks, absl::Duration wall) override;
@@ -58,6 +63,7 @@ class JobObserver final : public plan::ProofObserver {
   Metrics* metrics_;
   std::optional<absl::Time> segment_start_;  // unset until the first round starts
   const arbiter::DeviceLease* lease_ = nullptr;
+  std::function<void(size_t)> on_device_retired_;
 };
 
 }  // namespace provd::daemon

@@ -61,6 +61,7 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
   if (!key.ok()) return Failed(key.status());
 
   JobObserver observer(job.id, PriorityLabel(job.priority), store_, hub_, options_.metrics);
+  observer.set_on_device_retired(options_.on_device_retired);
   std::optional<arbiter::DeviceLease> lease = Lease(job, observer);
   observer.set_lease(lease ? &*lease : nullptr);
 

@@ -3,6 +3,7 @@
 // and device move, and says how the job ended, or that it must go back to the queue.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "absl/time/time.h"
@@ -35,6 +36,8 @@ struct JobRunnerOptions {
   ThreadPool* high_pool = nullptr;
   ThreadPool* low_pool = nullptr;
   Metrics* metrics = nullptr;  // may be null
+  // Told (on the job's thread) when a job retires a GPU; may be empty.
+  std::function<void(size_t device)> on_device_retired;
 };
 
 class JobRunner {

@@ -240,7 +240,7 @@ TEST_F(JobServiceTest, AGpuLostMidProofIsRetiredAndEveryJobStillSucceeds) {
   // Fault injection: the simulated GPU fails its third call of a proof as after a sticky CUDA
   // error. The job falls back, retires the GPU and finishes on the CPU; later jobs never take it.
   StartDaemon({"--cpu-workers", "1", "--simulated-gpus", "1", "--simulated-gpu-lost-at-call", "3",
-               "--msm-chunk-points", "8"});
+               "--msm-chunk-points", "8", "--on-gpu-retired", "continue"});
   auto first = Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_LOW));
   ASSERT_THAT(first, IsOk());
   Job job = WaitFinal(first->id());
@@ -273,6 +273,37 @@ TEST_F(JobServiceTest, AGpuLostMidProofIsRetiredAndEveryJobStillSucceeds) {
   auto metrics = HttpGet(daemon_->metrics_address(), "/metrics");
   ASSERT_THAT(metrics, IsOk());
   EXPECT_THAT(*metrics, HasSubstr("provd_gpu_retired{device=\"0\"} 1"));
+}
+
+TEST_F(JobServiceTest, AGpuLostMidProofRestartsTheDaemonAndNoJobIsLost) {
+  // The default on_gpu_retired = restart: the daemon stops gracefully and exits 75 for its
+  // service manager; started again (here without the fault), every accepted job ends once.
+  TempDir state;
+  StartDaemon({"--cpu-workers", "1", "--simulated-gpus", "1", "--simulated-gpu-lost-at-call", "3",
+               "--msm-chunk-points", "8", "--shutdown-grace", "60"},
+              state.path());
+  ASSERT_NE(daemon_, nullptr);
+  auto job = Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_LOW));
+  ASSERT_THAT(job, IsOk());
+  auto exit = daemon_->process().Wait(absl::Seconds(120));
+  ASSERT_THAT(exit, IsOk());
+  EXPECT_TRUE(exit->exited);
+  EXPECT_EQ(exit->code, 75) << exit->stderr_text;
+  EXPECT_THAT(exit->stderr_text, HasSubstr("restarting provd"));
+
+  StartDaemon({"--cpu-workers", "1", "--simulated-gpus", "1"}, state.path());
+  ASSERT_NE(daemon_, nullptr);
+  const Job done = WaitFinal(job->id());
+  ASSERT_EQ(done.state(), provd::v1::JOB_STATE_SUCCEEDED) << done.error().message();
+  int retired = 0, finals = 0;
+  for (const JobEvent& e : Events(job->id())) {
+    retired += e.has_device_retired();
+    finals += e.has_succeeded() + e.has_failed() + e.has_cancelled();
+  }
+  EXPECT_EQ(retired, 1);
+  EXPECT_EQ(finals, 1);
+  EXPECT_TRUE(SnarkjsAccepts(PROVD_SNARKJS, CircuitCase("mult_bn128") / "vkey.json",
+                             done.result().public_json(), done.result().proof_json()));
 }
 
 TEST_F(JobServiceTest, KilledAtRandomMomentsItCompletesEveryAcknowledgedJobExactlyOnce) {

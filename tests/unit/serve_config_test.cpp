@@ -64,6 +64,9 @@ TEST(ServeConfigTest, ReportsEveryBadFlagAtOnce) {
 TEST(ServeConfigTest, UnknownFlagsAreParseErrors) {
   EXPECT_THROW(Parse({"--no-such-flag"}), CLI::ParseError);
   EXPECT_THROW(Parse({"--shutdown-grace", "soon"}), CLI::ParseError);
+  EXPECT_THROW(Parse({"--on-gpu-retired", "reboot"}), CLI::ParseError);
+  EXPECT_EQ(Parse({}).on_gpu_retired, "restart");
+  EXPECT_EQ(Parse({"--on-gpu-retired", "continue"}).on_gpu_retired, "continue");
 }
 
 TEST(ServeConfigTest, DataDirDefaultFollowsSystemdThenXdg) {
