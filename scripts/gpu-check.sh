@@ -120,6 +120,13 @@ run() {
   step prove_cpu 60 "$b/bin/provd" prove --backend cpu --seed 01 --zkey "$k/circuit.zkey" \
     --witness "$k/witness.wtns" --proof-out "$work/proof_cpu.json" --public-out "$work/public.json"
   step same_proof 5 cmp "$work/proof_gpu.json" "$work/proof_cpu.json"
+  # A lost device (injected: every 3rd call fails as after a sticky error): the proof retires
+  # the GPU, finishes on the CPU and still has the CPU's bytes.
+  step prove_gpu_lost 60 env PROVD_CUDA_FAULT_EVERY=3 PROVD_CUDA_FAULT_KIND=lost "$b/bin/provd" \
+    prove --backend gpu --seed 01 --zkey "$k/circuit.zkey" --witness "$k/witness.wtns" \
+    --proof-out "$work/proof_lost.json" --public-out "$work/public.json" --lock-dir "$work/locks"
+  step same_proof_lost 5 cmp "$work/proof_lost.json" "$work/proof_cpu.json"
+  step lost_was_retired 5 grep -q "unusable by this process and retired" "$report"
   if [[ -f $b/groth16/circuit.zkey ]]; then
     local g=$b/groth16
     step prove_big_gpu 60 "$b/bin/provd" prove --backend gpu --verbose --seed 02 \
