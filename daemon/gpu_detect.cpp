@@ -1,7 +1,9 @@
 #include "daemon/gpu_detect.hpp"
 
+#include <algorithm>
 #include <optional>
 
+#include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
 
 #if PROVD_HAVE_CUDA
@@ -12,14 +14,19 @@
 
 namespace provd::daemon {
 
-GpuInventory DetectGpus() {
+GpuInventory DetectGpus(const std::vector<size_t>* only) {
 #if PROVD_HAVE_CUDA
   GpuInventory found = kernels::ProbeCudaDevices();
   GpuInventory usable;
   usable.why_none = found.why_none;
   // The backend check's CPU side (milliseconds of MSM and NTT); no threads on hosts without GPUs.
   std::optional<ThreadPool> pool;
+  size_t tested = 0;
   for (GpuDevice& device : found.devices) {
+    if (only != nullptr && std::find(only->begin(), only->end(), device.index) == only->end()) {
+      continue;  // not asked for: no self-test, no CUDA context on it
+    }
+    ++tested;
     absl::Status s = kernels::SelfTest(device.index);
     if (s.ok()) {
       if (!pool) pool.emplace(2);
@@ -42,11 +49,14 @@ GpuInventory DetectGpus() {
     usable.devices.push_back(std::move(device));
   }
   if (usable.devices.empty() && usable.why_none.empty()) {
-    usable.why_none = "every GPU failed its self-test";
+    usable.why_none = tested > 0 ? "every GPU failed its self-test"
+                                 : absl::StrCat("none of the ", found.devices.size(),
+                                                " GPU(s) is among those asked for");
   }
   return usable;
 #else
   GpuInventory none;
+  (void)only;
   none.why_none = "built without CUDA";
   return none;
 #endif

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "prover_core/device_memory.hpp"
@@ -11,7 +12,8 @@
 
 namespace provd::daemon {
 
-GpuInventory DetectGpus();
+// `only` (may be null) limits the list, and the self-tests, to those device numbers.
+GpuInventory DetectGpus(const std::vector<size_t>* only = nullptr);
 
 // The CUDA backends' factory (fault injection from PROVD_CUDA_FAULT_EVERY), or null in a build
 // without CUDA. `memory` (may be null) hears of the device memory the backends hold;

@@ -66,25 +66,33 @@ class StderrObserver final : public plan::ProofObserver {
   bool verbose_;
 };
 
-// The device numbers --gpus picks out of `available`: all for "auto", none for "none".
-absl::StatusOr<std::vector<size_t>> ParseGpus(const std::string& text,
-                                              const std::vector<size_t>& available) {
-  if (text == "none") return std::vector<size_t>();
-  if (text == "auto") return available;
+// The device numbers --gpus names: nullopt for "auto" (every usable one), none for "none".
+absl::StatusOr<std::optional<std::vector<size_t>>> ParseGpus(const std::string& text) {
+  if (text == "auto") return std::nullopt;
   std::vector<size_t> ids;
+  if (text == "none") return ids;
   for (absl::string_view part : absl::StrSplit(text, ',')) {
     size_t id = 0;
     if (!absl::SimpleAtoi(part, &id)) {
       return absl::InvalidArgumentError(
           absl::StrCat("--gpus: \"", part, "\" is not a device number (auto, none or e.g. 0,2)"));
     }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+// The devices to lock: `requested` (nullopt: all) out of `available`, each of them usable.
+absl::StatusOr<std::vector<size_t>> PickGpus(const std::optional<std::vector<size_t>>& requested,
+                                             const std::vector<size_t>& available) {
+  if (!requested.has_value()) return available;
+  for (size_t id : *requested) {
     if (std::find(available.begin(), available.end(), id) == available.end()) {
       return absl::InvalidArgumentError(absl::StrCat("--gpus: device ", id, " is not usable (",
                                                      available.size(), " usable device(s))"));
     }
-    ids.push_back(id);
   }
-  return ids;
+  return *requested;
 }
 
 absl::StatusOr<std::optional<std::vector<uint8_t>>> ParseSeed(const std::string& hex) {
@@ -152,17 +160,23 @@ int RunProve(const ProveCommand& command) {
     std::cerr << "provd prove: " << seed.status().message() << "\n";
     return kExitUsage;
   }
-  // Simulated GPUs stand in for real ones; real ones are only probed when they may be used.
+  absl::StatusOr<std::optional<std::vector<size_t>>> requested = ParseGpus(command.gpus);
+  if (!requested.ok()) {
+    std::cerr << "provd prove: " << requested.status().message() << "\n";
+    return kExitUsage;
+  }
+  // Simulated GPUs stand in for real ones; real ones are only probed when they may be used,
+  // and only those --gpus names are self-tested (each test leaves a CUDA context behind).
   std::vector<size_t> available;
   std::string why_no_gpu = "--gpus none";
   if (command.simulated_gpus > 0) {
     for (size_t n = 0; n < command.simulated_gpus; ++n) available.push_back(n);
   } else if (command.backend != "cpu" && command.gpus != "none") {
-    GpuInventory inventory = DetectGpus();
+    GpuInventory inventory = DetectGpus(requested->has_value() ? &**requested : nullptr);
     for (const GpuDevice& device : inventory.devices) available.push_back(device.index);
     why_no_gpu = inventory.why_none;
   }
-  absl::StatusOr<std::vector<size_t>> gpu_ids = ParseGpus(command.gpus, available);
+  absl::StatusOr<std::vector<size_t>> gpu_ids = PickGpus(*requested, available);
   if (!gpu_ids.ok()) {
     std::cerr << "provd prove: " << gpu_ids.status().message() << "\n";
     return kExitUsage;
