@@ -246,29 +246,26 @@ void Daemon::AddSampledMetrics() {
   sampled.AddGauge("provd_jobs_running", "Jobs being proved, by priority",
                    per_priority([](const auto& p) { return static_cast<double>(p.running); }));
   if (arbiter_ != nullptr) {
-    const std::vector<size_t> devices = arbiter_->device_ids();
+    // One sample per arbitrated device, labelled by its number.
+    auto per_device = [devices = arbiter_->device_ids()](auto value) {
+      return [devices, value] {
+        SampledMetrics::Sample sample;
+        for (size_t device : devices) {
+          sample.push_back({{{"device", absl::StrCat(device)}}, value(device)});
+        }
+        return sample;
+      };
+    };
     DeviceMemoryMeter* memory = &device_memory_;
     sampled.AddGauge(
-        "provd_device_memory_bytes", "Device memory held by proofs, by device", [devices, memory] {
-          SampledMetrics::Sample sample;
-          for (size_t device : devices) {
-            sample.push_back(
-                {{{"device", absl::StrCat(device)}}, static_cast<double>(memory->bytes(device))});
-          }
-          return sample;
-        });
+        "provd_device_memory_bytes", "Device memory held by proofs, by device",
+        per_device([memory](size_t device) { return static_cast<double>(memory->bytes(device)); }));
     const arbiter::Arbiter* arbiter = arbiter_.get();
-    sampled.AddGauge("provd_gpu_retired",
-                     "1 for a GPU this daemon gave up after an error that left it unusable (a "
-                     "sticky CUDA error) until the daemon restarts, by device",
-                     [devices, arbiter] {
-                       SampledMetrics::Sample sample;
-                       for (size_t device : devices) {
-                         sample.push_back({{{"device", absl::StrCat(device)}},
-                                           arbiter->retired(device) ? 1.0 : 0.0});
-                       }
-                       return sample;
-                     });
+    sampled.AddGauge(
+        "provd_gpu_retired",
+        "1 for a GPU this daemon gave up after an error that left it unusable (a "
+        "sticky CUDA error) until the daemon restarts, by device",
+        per_device([arbiter](size_t device) { return arbiter->retired(device) ? 1.0 : 0.0; }));
   }
   groth16::ProvingKeyCache* keys = keys_.get();
   auto cache = [keys](auto field) {
