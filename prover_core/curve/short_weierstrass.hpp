@@ -230,20 +230,18 @@ void BatchToAffine(std::span<const XyzzPoint<C>> in, std::span<AffinePoint<C>> o
 // vectors use the normal form. The point at infinity is all-zero coordinates either way.
 enum class CoordinateEncoding { kNormal, kMontgomery };
 
-// Untrusted input: 2 * Field::kBytes bytes (x then y). Checks canonical coordinates, the curve
-// equation and (when `check_subgroup`) the subgroup; INVALID_ARGUMENT naming what failed.
+// 2 * Field::kBytes bytes (x then y) with canonical coordinates (each below p; INVALID_ARGUMENT
+// otherwise), not checked to be on the curve: for points already checked once (a proving key's,
+// see groth16/point_checks.hpp), whose curve check would cost more than the decoding.
 template <typename C>
-absl::StatusOr<AffinePoint<C>> DecodeAffine(std::span<const uint8_t> bytes,
-                                            CoordinateEncoding encoding, bool check_subgroup) {
+absl::StatusOr<AffinePoint<C>> DecodeAffineCoordinates(std::span<const uint8_t> bytes,
+                                                       CoordinateEncoding encoding) {
   using Field = typename C::Field;
   constexpr size_t kCoord = Field::kBytes;
   if (bytes.size() != 2 * kCoord) {
     return absl::InvalidArgumentError(
         absl::StrCat(C::kName, " point: expected ", 2 * kCoord, " bytes, got ", bytes.size()));
   }
-  bool all_zero = true;
-  for (uint8_t b : bytes) all_zero = all_zero && b == 0;
-  if (all_zero) return AffinePoint<C>::Infinity();
   auto decode = [&](size_t i) {
     auto part = bytes.subspan(i * kCoord, kCoord);
     return encoding == CoordinateEncoding::kMontgomery ? Field::FromMontBytesLE(part)
@@ -255,11 +253,23 @@ absl::StatusOr<AffinePoint<C>> DecodeAffine(std::span<const uint8_t> bytes,
   absl::StatusOr<Field> y = decode(1);
   if (!y.ok())
     return absl::InvalidArgumentError(absl::StrCat(C::kName, " point y: ", y.status().message()));
-  AffinePoint<C> p = AffinePoint<C>::FromXY(*x, *y);
-  if (!p.IsOnCurve()) {
+  // All-zero bytes, the point at infinity, are the only ones that decode to (0, 0) in either
+  // encoding.
+  if (x->IsZero() && y->IsZero()) return AffinePoint<C>::Infinity();
+  return AffinePoint<C>::FromXY(*x, *y);
+}
+
+// Untrusted input: DecodeAffineCoordinates, then the curve equation and (when
+// `check_subgroup`) the subgroup; INVALID_ARGUMENT naming what failed.
+template <typename C>
+absl::StatusOr<AffinePoint<C>> DecodeAffine(std::span<const uint8_t> bytes,
+                                            CoordinateEncoding encoding, bool check_subgroup) {
+  absl::StatusOr<AffinePoint<C>> p = DecodeAffineCoordinates<C>(bytes, encoding);
+  if (!p.ok()) return p.status();
+  if (!p->IsOnCurve()) {
     return absl::InvalidArgumentError(absl::StrCat(C::kName, " point is not on the curve"));
   }
-  if (check_subgroup && !IsInSubgroup(p)) {
+  if (check_subgroup && !IsInSubgroup(*p)) {
     return absl::InvalidArgumentError(
         absl::StrCat(C::kName, " point is not in the prime-order subgroup"));
   }

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "prover_core/groth16/chunk_points.hpp"
 #include "prover_core/groth16/prover.hpp"
 #include "prover_core/groth16/randomness.hpp"
 #include "prover_core/msm/chunked_msm.hpp"
@@ -156,23 +157,25 @@ class Groth16Run {
                                                std::span<const msm::Scalar> scalars) {
     msm::ChunkedMsm<C> msm(scalars.size(), options_.msm_chunk_points);
     Resume(round, msm);
-    std::vector<curve::AffinePoint<C>> points;
+    ChunkPoints<E, C> points(key_, section, pool_);
     absl::Status status = executor_.RunRound(round, msm.chunk_count(), [&]() -> absl::Status {
       while (!msm.done()) {
         if (absl::Status s = Cancelled(); !s.ok()) return s;
         const msm::PointRange range = msm.chunk(msm.next_chunk());
-        absl::Status s =
-            key_.template DecodePoints<C>(section, range.begin, range.end, points, pool_);
-        if (!s.ok()) return s;
+        absl::StatusOr<std::span<const curve::AffinePoint<C>>> chunk_points = points.Get(range);
+        if (!chunk_points.ok()) return chunk_points.status();
         const auto chunk_scalars = scalars.subspan(range.begin, range.size());
         const plan::ChunkRef ref{round, msm.next_chunk(), msm.chunk_count()};
+        const bool more = msm.next_chunk() + 1 < msm.chunk_count();
         std::optional<curve::XyzzPoint<C>> partial;
-        s = executor_.RunChunk(ref, [&](Backend<E>& backend) -> absl::Status {
+        absl::Status s = executor_.RunChunk(ref, [&](Backend<E>& backend) -> absl::Status {
+          // A device's chunk leaves the host's cores free: decode the next chunk meanwhile.
+          if (more && !backend.is_cpu()) points.Prefetch(msm.chunk(msm.next_chunk() + 1));
           absl::StatusOr<curve::XyzzPoint<C>> sum;
           if constexpr (std::is_same_v<C, G1>) {
-            sum = backend.MsmG1(points, chunk_scalars);
+            sum = backend.MsmG1(*chunk_points, chunk_scalars);
           } else {
-            sum = backend.MsmG2(points, chunk_scalars);
+            sum = backend.MsmG2(*chunk_points, chunk_scalars);
           }
           if (!sum.ok()) return sum.status();
           partial = *sum;

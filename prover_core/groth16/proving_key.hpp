@@ -6,17 +6,22 @@
 // Points are checked on the curve as they are decoded, not for subgroup membership: the key
 // is trusted input (whoever made it can break zero-knowledge anyway), the on-curve check keeps
 // the arithmetic well-defined, and a subgroup check per point would cost more than the MSM.
-// The six verification-key points are few and are checked fully.
+// Each point is checked once per loaded key, by the first proof that decodes it
+// (point_checks.hpp). The six verification-key points are few and are checked fully.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "prover_core/groth16/constraint_matrices.hpp"
+#include "prover_core/groth16/point_checks.hpp"
 #include "prover_core/groth16/zkey_file.hpp"
 #include "prover_core/thread_pool.hpp"
 
@@ -43,6 +48,10 @@ class ProvingKey {
     absl::StatusOr<ConstraintMatrices> matrices = ConstraintMatrices::Index(*key->file_);
     if (!matrices.ok()) return matrices.status();
     key->matrices_ = *std::move(matrices);
+    for (ZkeySection id : {kZkeyA, kZkeyB1, kZkeyB2, kZkeyC, kZkeyH}) {
+      const size_t point_bytes = 2 * (id == kZkeyB2 ? G2::Field::kBytes : G1::Field::kBytes);
+      key->point_checks_[id - kZkeyA] = PointChecks(key->file_->section(id).size() / point_bytes);
+    }
     return key;
   }
 
@@ -57,38 +66,67 @@ class ProvingKey {
   const G2Affine& delta2() const { return delta2_; }
 
   // Points in section `id` (a G1 section, or B2 for C = G2), indices [begin, end), into `out`.
+  // Blocks of points that an earlier call checked are not checked again (point_checks.hpp).
   template <typename C>
   absl::Status DecodePoints(ZkeySection id, size_t begin, size_t end,
                             std::vector<curve::AffinePoint<C>>& out, ThreadPool& pool) const {
     const size_t point_bytes = 2 * C::Field::kBytes;
     const std::span<const uint8_t> section = file_->section(id);
+    if (id < kZkeyA || id > kZkeyH || (id == kZkeyB2) != std::is_same_v<C, G2>) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("section ", id, " does not hold ", C::kName, " points"));
+    }
     if (end < begin || end * point_bytes > section.size()) {
       return absl::InvalidArgumentError(
           absl::StrCat("points [", begin, ", ", end, ") outside section ", id));
     }
+    const PointChecks& checks = point_checks_[id - kZkeyA];
     out.resize(end - begin);
+    if (begin == end) return absl::OkStatus();
+    auto bytes = [&](size_t i) { return section.subspan(i * point_bytes, point_bytes); };
+    const size_t first_block = begin / PointChecks::kBlockPoints;
+    const size_t last_block = (end - 1) / PointChecks::kBlockPoints;
     std::atomic<size_t> first_bad{end};
-    pool.ParallelForRange(end - begin, 256, [&](size_t lo, size_t hi) {
+    pool.ParallelFor(last_block - first_block + 1, [&](size_t k) {
+      const size_t block = first_block + k;
+      const size_t lo = std::max(begin, checks.block_begin(block));
+      const size_t hi = std::min(end, checks.block_end(block));
+      const bool trusted = checks.checked(block);
+      bool all_good = true;
       for (size_t i = lo; i < hi; ++i) {
-        auto point = curve::DecodeAffine<C>(section.subspan((begin + i) * point_bytes, point_bytes),
-                                            curve::CoordinateEncoding::kMontgomery,
-                                            /*check_subgroup=*/false);
+        auto point = trusted
+                         ? curve::DecodeAffineCoordinates<C>(bytes(i),
+                                                             curve::CoordinateEncoding::kMontgomery)
+                         : curve::DecodeAffine<C>(bytes(i), curve::CoordinateEncoding::kMontgomery,
+                                                  /*check_subgroup=*/false);
         if (!point.ok()) {
+          all_good = false;
           size_t seen = first_bad.load();
-          while (begin + i < seen && !first_bad.compare_exchange_weak(seen, begin + i)) {
+          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
           }
           continue;
         }
-        out[i] = *point;
+        out[i - begin] = *point;
+      }
+      if (all_good && !trusted && lo == checks.block_begin(block) &&
+          hi == checks.block_end(block)) {
+        checks.MarkChecked(block);
       }
     });
     if (const size_t bad = first_bad.load(); bad != end) {
-      auto point = curve::DecodeAffine<C>(section.subspan(bad * point_bytes, point_bytes),
-                                          curve::CoordinateEncoding::kMontgomery, false);
+      auto point = curve::DecodeAffine<C>(bytes(bad), curve::CoordinateEncoding::kMontgomery,
+                                          /*check_subgroup=*/false);
       return absl::InvalidArgumentError(file_->container().SectionError(
-          id, ZkeySectionName(id), absl::StrCat("point ", bad, ": ", point.status().message())));
+          id, ZkeySectionName(id),
+          absl::StrCat("point ", bad, ": ",
+                       point.ok() ? "changed while it was read" : point.status().message())));
     }
     return absl::OkStatus();
+  }
+
+  // Points of section `id` (A, B1, B2, C or H) that have passed the curve check so far.
+  size_t checked_points(ZkeySection id) const {
+    return id >= kZkeyA && id <= kZkeyH ? point_checks_[id - kZkeyA].checked_points() : 0;
   }
 
  private:
@@ -122,6 +160,7 @@ class ProvingKey {
 
   std::shared_ptr<const ZkeyFile> file_;
   ConstraintMatrices matrices_;
+  std::array<PointChecks, kZkeyH - kZkeyA + 1> point_checks_;
   G1Affine alpha1_, beta1_, delta1_;
   G2Affine beta2_, delta2_;
 };

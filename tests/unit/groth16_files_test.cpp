@@ -5,8 +5,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "prover_core/groth16/chunk_points.hpp"
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/witness_file.hpp"
 #include "prover_core/groth16/zkey_file.hpp"
@@ -257,6 +259,127 @@ TEST_F(ZkeyFileTest, ProvingRejectsAnOffCurvePointNamingItsSectionAndIndex) {
                        HasSubstr("msm_a: " + (dir_ / "k.zkey").string() +
                                  ": section 5 (A points): point 1: bn254 G1 point is not on "
                                  "the curve")));
+}
+
+// A key whose A section holds the points G, 2G, 3G, ...: two whole blocks of PointChecks and
+// a shorter last one.
+class PointChecksTest : public ZkeyFileTest {
+ protected:
+  static constexpr size_t kBlock = PointChecks::kBlockPoints;
+  static constexpr size_t kPoints = 3 * kBlock - 72;
+  using Key = ProvingKey<Bn254Engine>;
+  using G1 = curve::Bn254G1;
+  using Points = std::vector<curve::AffinePoint<G1>>;
+
+  static ZkeyParts Parts() {
+    ZkeyParts parts;
+    parts.n_vars = kPoints;
+    parts.a_points.clear();
+    curve::XyzzPoint<G1> p;
+    for (size_t i = 0; i < kPoints; ++i) {
+      p.AddAffine(G1::Generator());
+      const curve::AffinePoint<G1> a = p.ToAffine();
+      parts.a_points += Int(a.x.Montgomery()) + Int(a.y.Montgomery());
+    }
+    return parts;
+  }
+  static void PutOffCurvePoint(ZkeyParts& parts, size_t index) {  // (1, 1)
+    parts.a_points.replace(index * 64, 64,
+                           Int(Fq::One().Montgomery()) + Int(Fq::One().Montgomery()));
+  }
+  std::shared_ptr<const Key> LoadKey(const ZkeyParts& parts) {
+    absl::StatusOr<AnyProvingKey> key = Load(parts);
+    EXPECT_THAT(key, IsOk());
+    return key.ok() ? std::get<std::shared_ptr<const Key>>(*key) : nullptr;
+  }
+  // The points [begin, end) as one fresh decode gives them.
+  Points Expected(const Key& key, size_t begin, size_t end) {
+    Points points;
+    EXPECT_THAT(key.DecodePoints(kZkeyA, begin, end, points, pool_), IsOk());
+    return points;
+  }
+  ThreadPool pool_{2};
+};
+
+TEST_F(PointChecksTest, OnlyWholeBlocksAreRememberedAsChecked) {
+  std::shared_ptr<const Key> key = LoadKey(Parts());
+  ASSERT_NE(key, nullptr);
+  Points points;
+  EXPECT_EQ(key->checked_points(kZkeyA), 0u);
+  ASSERT_THAT(key->DecodePoints(kZkeyA, 0, kBlock + kBlock / 2, points, pool_), IsOk());
+  EXPECT_EQ(points.size(), kBlock + kBlock / 2);
+  EXPECT_EQ(key->checked_points(kZkeyA), kBlock);  // block 1 was only half decoded
+  ASSERT_THAT(key->DecodePoints(kZkeyA, kBlock - 10, kPoints, points, pool_), IsOk());
+  EXPECT_EQ(points.size(), kPoints - kBlock + 10);
+  EXPECT_EQ(key->checked_points(kZkeyA), kPoints);  // the last block ends with the section
+  EXPECT_EQ(key->checked_points(kZkeyB1), 0u);      // other sections have their own
+  // Decoded from checked blocks, the points are the same: G, 2G, ...
+  ASSERT_THAT(key->DecodePoints(kZkeyA, 0, kPoints, points, pool_), IsOk());
+  curve::XyzzPoint<G1> p;
+  for (size_t i = 0; i < kPoints; ++i) {
+    p.AddAffine(G1::Generator());
+    ASSERT_EQ(points[i], p.ToAffine()) << "point " << i;
+  }
+}
+
+TEST_F(PointChecksTest, AnOffCurvePointFailsEveryDecodeAndItsBlockIsNeverTrusted) {
+  ZkeyParts parts = Parts();
+  PutOffCurvePoint(parts, 2 * kBlock - 48);
+  std::shared_ptr<const Key> key = LoadKey(parts);
+  ASSERT_NE(key, nullptr);
+  Points points;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    EXPECT_THAT(key->DecodePoints(kZkeyA, 0, kPoints, points, pool_),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr(absl::StrCat("section 5 (A points): point ", 2 * kBlock - 48,
+                                                ": bn254 G1 point is not on the curve"))));
+    EXPECT_EQ(key->checked_points(kZkeyA), kPoints - kBlock) << "attempt " << attempt;
+  }
+  // The blocks around it decode, from their checked state, without it.
+  EXPECT_THAT(key->DecodePoints(kZkeyA, 0, kBlock, points, pool_), IsOk());
+  EXPECT_THAT(key->DecodePoints(kZkeyA, 2 * kBlock, kPoints, points, pool_), IsOk());
+}
+
+TEST_F(PointChecksTest, DecodingRefusesASectionOfTheOtherGroup) {
+  std::shared_ptr<const Key> key = LoadKey(Parts());
+  ASSERT_NE(key, nullptr);
+  std::vector<curve::AffinePoint<curve::Bn254G2>> g2;
+  Points g1;
+  EXPECT_THAT(key->DecodePoints(kZkeyA, 0, 1, g2, pool_),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("section 5 does not hold bn254 G2 points")));
+  EXPECT_THAT(key->DecodePoints(kZkeyB2, 0, 1, g1, pool_),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("section 7 does not hold bn254 G1 points")));
+  EXPECT_THAT(key->DecodePoints(kZkeyB2, 0, 1, g2, pool_), IsOk());
+}
+
+TEST_F(PointChecksTest, PointsDecodedAheadAreTheSameAndTheirErrorComesWithThem) {
+  ZkeyParts parts = Parts();
+  PutOffCurvePoint(parts, kBlock + 76);
+  std::shared_ptr<const Key> key = LoadKey(parts);
+  ASSERT_NE(key, nullptr);
+  ChunkPoints<Bn254Engine, G1> chunks(*key, kZkeyA, pool_);
+  absl::StatusOr<std::span<const curve::AffinePoint<G1>>> first = chunks.Get({0, kBlock});
+  ASSERT_THAT(first, IsOk());
+  const Points first_copy(first->begin(), first->end());
+  chunks.Prefetch({kBlock, 2 * kBlock});
+  chunks.Prefetch({2 * kBlock, kPoints});  // one decode ahead at a time: ignored
+  EXPECT_THAT(chunks.Get({kBlock, 2 * kBlock}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr(absl::StrCat("point ", kBlock + 76, ": "))));
+  EXPECT_EQ(first_copy, Expected(*key, 0, kBlock));
+  chunks.Prefetch({2 * kBlock, kPoints});
+  absl::StatusOr<std::span<const curve::AffinePoint<G1>>> last = chunks.Get({2 * kBlock, kPoints});
+  ASSERT_THAT(last, IsOk());
+  EXPECT_EQ(Points(last->begin(), last->end()), Expected(*key, 2 * kBlock, kPoints));
+  EXPECT_EQ(chunks.prefetches(), 2u);
+  // A decode ahead of another range than the one asked for is dropped, not returned.
+  chunks.Prefetch({0, 10});
+  absl::StatusOr<std::span<const curve::AffinePoint<G1>>> other = chunks.Get({10, 30});
+  ASSERT_THAT(other, IsOk());
+  EXPECT_EQ(Points(other->begin(), other->end()), Expected(*key, 10, 30));
+  EXPECT_EQ(chunks.prefetches(), 3u);
 }
 
 TEST_F(ZkeyFileTest, ProvingRejectsAWitnessThatDoesNotFitTheKey) {
