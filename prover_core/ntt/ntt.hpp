@@ -221,4 +221,27 @@ absl::Status CosetLde(std::span<const F> evals, std::span<F> out, const F& shift
   return CosetForward(out, shift, pool);
 }
 
+// CosetLde of `columns` polynomials stored one after another (each column's n values in
+// `evals`, its n * 2^k results in `out`): the CPU's form of the batched device call
+// (CudaSession::CosetLde), column by column.
+template <typename F>
+absl::Status CosetLdeColumns(std::span<const F> evals, std::span<F> out, size_t columns,
+                             const F& shift, ThreadPool& pool) {
+  if (columns == 0 || evals.size() % columns != 0 || out.size() % columns != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("LDE of ", columns, " columns from ",
+                                                   evals.size(), " to ", out.size(),
+                                                   " values: not whole columns"));
+  }
+  const size_t n = evals.size() / columns;
+  const size_t big = out.size() / columns;
+  for (size_t c = 0; c < columns; ++c) {
+    if (absl::Status s =
+            CosetLde<F>(evals.subspan(c * n, n), out.subspan(c * big, big), shift, pool);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace provd::ntt

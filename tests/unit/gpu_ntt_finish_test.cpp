@@ -161,11 +161,7 @@ TYPED_TEST(NttFinishTest, DeviceStepsOfTheBatchedCosetLdeMatchTheCpu) {
       for (F& v : evals) v = rng.NextField<F>();
       const F shift = F::FromUint64(7);
       std::vector<F> expected(kColumns * big);
-      for (size_t c = 0; c < kColumns; ++c) {
-        ASSERT_THAT(ntt::CosetLde<F>(std::span<const F>(evals).subspan(c * n, n),
-                                     std::span<F>(expected).subspan(c * big, big), shift, Pool()),
-                    IsOk());
-      }
+      ASSERT_THAT(ntt::CosetLdeColumns<F>(evals, expected, kColumns, shift, Pool()), IsOk());
       ASSERT_EQ(CosetLdeLikeTheDevice(evals, kColumns, **small, **large, shift), expected)
           << "2^" << log_n << " blown up 2^" << blowup_log;
     }

@@ -2,6 +2,7 @@
 // Agreement with ffjavascript's fft/ifft is checked in ntt_vectors_test.cpp.
 #include "prover_core/ntt/ntt.hpp"
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -154,6 +155,30 @@ TYPED_TEST(NttTest, LdeExtendsToTheCoset) {
           << "blowup 2^" << blowup_log << " i=" << i;
     }
   }
+}
+
+TYPED_TEST(NttTest, LdeOfColumnsIsTheLdeOfEachColumn) {
+  using F = TypeParam;
+  ThreadPool pool(2);
+  const size_t n = 16, big = 64, columns = 3;
+  const std::vector<F> evals = RandomVector<F>(columns * n, 11);
+  const F shift = F::FromUint64(F::NonResidue());
+  std::vector<F> out(columns * big);
+  ASSERT_THAT(CosetLdeColumns<F>(evals, out, columns, shift, pool), IsOk());
+  for (size_t c = 0; c < columns; ++c) {
+    std::vector<F> one(big);
+    ASSERT_THAT(CosetLde<F>(std::span<const F>(evals).subspan(c * n, n), one, shift, pool), IsOk());
+    EXPECT_TRUE(std::equal(one.begin(), one.end(), out.begin() + static_cast<ptrdiff_t>(c * big)))
+        << "column " << c;
+  }
+  EXPECT_THAT(CosetLdeColumns<F>(evals, out, 0, shift, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not whole columns")));
+  std::vector<F> short_out(columns * big - 1);
+  EXPECT_THAT(CosetLdeColumns<F>(evals, short_out, columns, shift, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not whole columns")));
+  std::vector<F> no_blowup(columns * 12);  // whole columns, but 12 is not 16 * 2^k
+  EXPECT_THAT(CosetLdeColumns<F>(evals, no_blowup, columns, shift, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("blow-up")));
 }
 
 TYPED_TEST(NttTest, BadSizesAreErrors) {
