@@ -107,7 +107,11 @@ struct BigInt {
     // Little-endian limbs are the bytes themselves: one copy instead of a shift per byte (the
     // prover decodes millions of key points per proof; bench/msm_bench.cpp, BM_DecodePoints).
     if (!std::is_constant_evaluated()) {
-      __builtin_memcpy(r.limbs.data(), bytes.data(), bytes.size() < kBytes ? bytes.size() : kBytes);
+      // An empty span may carry a null pointer, which memcpy must not be given even for 0 bytes.
+      if (!bytes.empty()) {
+        __builtin_memcpy(r.limbs.data(), bytes.data(),
+                         bytes.size() < kBytes ? bytes.size() : kBytes);
+      }
       return r;
     }
 #endif

@@ -225,6 +225,22 @@ TEST(FieldConstantsTest, GoldilocksReductionEdgeCases) {
   EXPECT_EQ(G::FromUint64(~0ull), G::FromUint64(G::kEpsilon - 1));  // 2^64 - 1 reduced
 }
 
+// The run-time byte reader (a copy on x86-64) against the compile-time one (a shift per byte).
+TEST(BigIntTest, BytesReadAtRunTimeEqualTheCompileTimeReading) {
+  using Int = field::BigInt<6>;
+  static constexpr std::array<uint8_t, 20> kBytes = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                     11, 12, 13, 14, 15, 16, 17, 18, 19, 0xff};
+  static constexpr Int kAtCompileTime = Int::FromBytesLE(kBytes);
+  static_assert(kAtCompileTime.limbs[2] == 0xff131211u, "short input: high bytes are zero");
+  std::array<uint8_t, 20> bytes = kBytes;
+  EXPECT_EQ(Int::FromBytesLE(bytes), kAtCompileTime);
+  EXPECT_EQ(Int::FromBytesLE({}), Int());  // empty, with a null pointer
+  std::array<uint8_t, 56> longer{};        // beyond 48 bytes is ignored
+  longer.fill(0xab);
+  const Int read = Int::FromBytesLE(longer);
+  for (uint64_t limb : read.limbs) EXPECT_EQ(limb, 0xababababababababull);
+}
+
 template <typename F2>
 class QuadraticFieldTest : public ::testing::Test {};
 using QuadraticFields = ::testing::Types<Bn254Fq2, Bls12381Fq2>;
