@@ -26,7 +26,6 @@ class PointChecks {
   explicit PointChecks(size_t points)
       : points_(points), blocks_(new std::atomic<bool>[BlockCount(points)]()) {}
 
-  size_t points() const { return points_; }
   static constexpr size_t BlockCount(size_t points) {
     return (points + kBlockPoints - 1) / kBlockPoints;
   }

@@ -34,6 +34,9 @@ std::string Int(const field::BigInt<N>& v) {
   return out;
 }
 
+// (1, 1) in the zkey's Montgomery encoding: on no curve y^2 = x^3 + b with b != 0.
+std::string OffCurvePoint() { return Int(Fq::One().Montgomery()) + Int(Fq::One().Montgomery()); }
+
 using Sections = std::vector<std::pair<uint32_t, std::string>>;
 
 std::string Container(const char* magic, uint32_t version, const Sections& sections) {
@@ -240,7 +243,7 @@ TEST_F(ZkeyFileTest, RejectsBadCoefficientEntries) {
 
 TEST_F(ZkeyFileTest, RejectsVerificationKeyPointsOffTheCurve) {
   ZkeyParts parts;
-  parts.alpha1 = Int(Fq::One().Montgomery()) + Int(Fq::One().Montgomery());  // (1, 1)
+  parts.alpha1 = OffCurvePoint();
   EXPECT_THAT(Load(parts), StatusIs(absl::StatusCode::kInvalidArgument,
                                     HasSubstr("section 2 (header): alpha1: bn254 G1 point is "
                                               "not on the curve")));
@@ -248,7 +251,7 @@ TEST_F(ZkeyFileTest, RejectsVerificationKeyPointsOffTheCurve) {
 
 TEST_F(ZkeyFileTest, ProvingRejectsAnOffCurvePointNamingItsSectionAndIndex) {
   ZkeyParts parts;
-  parts.a_points.replace(64, 64, Int(Fq::One().Montgomery()) + Int(Fq::One().Montgomery()));
+  parts.a_points.replace(64, 64, OffCurvePoint());
   absl::StatusOr<AnyProvingKey> key = Load(parts);
   ASSERT_THAT(key, IsOk());
   Witness witness{"w.wtns", Fr::Modulus(), {}};
@@ -271,21 +274,27 @@ class PointChecksTest : public ZkeyFileTest {
   using G1 = curve::Bn254G1;
   using Points = std::vector<curve::AffinePoint<G1>>;
 
+  // G, 2G, ..., kPoints G.
+  static Points Multiples() {
+    Points multiples;
+    curve::XyzzPoint<G1> p;
+    for (size_t i = 0; i < kPoints; ++i) {
+      p.AddAffine(G1::Generator());
+      multiples.push_back(p.ToAffine());
+    }
+    return multiples;
+  }
   static ZkeyParts Parts() {
     ZkeyParts parts;
     parts.n_vars = kPoints;
     parts.a_points.clear();
-    curve::XyzzPoint<G1> p;
-    for (size_t i = 0; i < kPoints; ++i) {
-      p.AddAffine(G1::Generator());
-      const curve::AffinePoint<G1> a = p.ToAffine();
+    for (const auto& a : Multiples()) {
       parts.a_points += Int(a.x.Montgomery()) + Int(a.y.Montgomery());
     }
     return parts;
   }
-  static void PutOffCurvePoint(ZkeyParts& parts, size_t index) {  // (1, 1)
-    parts.a_points.replace(index * 64, 64,
-                           Int(Fq::One().Montgomery()) + Int(Fq::One().Montgomery()));
+  static void PutOffCurvePoint(ZkeyParts& parts, size_t index) {
+    parts.a_points.replace(index * 64, 64, OffCurvePoint());
   }
   std::shared_ptr<const Key> LoadKey(const ZkeyParts& parts) {
     absl::StatusOr<AnyProvingKey> key = Load(parts);
@@ -315,11 +324,8 @@ TEST_F(PointChecksTest, OnlyWholeBlocksAreRememberedAsChecked) {
   EXPECT_EQ(key->checked_points(kZkeyB1), 0u);      // other sections have their own
   // Decoded from checked blocks, the points are the same: G, 2G, ...
   ASSERT_THAT(key->DecodePoints(kZkeyA, 0, kPoints, points, pool_), IsOk());
-  curve::XyzzPoint<G1> p;
-  for (size_t i = 0; i < kPoints; ++i) {
-    p.AddAffine(G1::Generator());
-    ASSERT_EQ(points[i], p.ToAffine()) << "point " << i;
-  }
+  const Points multiples = Multiples();
+  for (size_t i = 0; i < kPoints; ++i) ASSERT_EQ(points[i], multiples[i]) << "point " << i;
 }
 
 TEST_F(PointChecksTest, AnOffCurvePointFailsEveryDecodeAndItsBlockIsNeverTrusted) {
