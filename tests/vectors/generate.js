@@ -975,6 +975,25 @@ async function genMsmGroup(grp, sizes, pool, rng, quirk) {
 // ---------------------------------------------------------------------------
 
 // version of an installed package (its package.json may not be "exported")
+// Pairings: e(aG1, bG2) for random a, b (and e(G1, G2)), with the library's own bilinearity
+// checked on each case: e(aG1, bG2) = e(abG1, G2) = e(G1, G2)^(ab). `pairing` is the Gt element
+// as Gt.toObject writes it: [c0, c1] of Fq6 = [c0, c1, c2] of Fq2 = [c0, c1], each Fq in LE hex.
+function genPairings(c, g1, g2, n, rng) {
+    const enc12 = (gt) => c.Gt.toObject(gt).map((f6) => f6.map((f2) => f2.map((x) => leHex(x, g1.n8))));
+    const base = c.pairing(c.G1.g, c.G2.g);
+    const cases = [{ a: scalarHex(1n), b: scalarHex(1n), p: g1.enc(g1.fromLib(c.G1.g)), q: g2.enc(g2.fromLib(c.G2.g)), pairing: enc12(base) }];
+    for (let i = 0; i < n; i++) {
+        const a = rng.range(1n, c.r), b = rng.range(1n, c.r);
+        const P = g1.libMulGen(a), Q = g2.libMulGen(b);
+        const e = c.pairing(g1.toLib(P), g2.toLib(Q));
+        const e2 = c.pairing(g1.toLib(g1.libMulGen((a * b) % c.r)), c.G2.g);
+        check(c.Gt.eq(e, e2), `${g1.name}: library pairing is bilinear`);
+        check(c.Gt.eq(e, c.Gt.exp(base, scalarBytes((a * b) % c.r))), `${g1.name}: e(aG, bH) = e(G, H)^(ab)`);
+        cases.push({ a: scalarHex(a), b: scalarHex(b), p: g1.enc(P), q: g2.enc(Q), pairing: enc12(e) });
+    }
+    return { cases };
+}
+
 function pkgVersion(name) {
     let dir = path.dirname(require.resolve(name));
     for (;;) {
@@ -1096,6 +1115,16 @@ async function main() {
             writeJson(opts.out, file, out);
             log(file);
         }
+    }
+
+    {
+        const rng = stream(6);
+        const out = {};
+        for (const [cname, c] of [["bn254", bn], ["bls12_381", bls]]) {
+            out[cname] = genPairings(c, groups[cname].g1, groups[cname].g2, quick ? 2 : 6, rng);
+        }
+        writeJson(opts.out, "pairing.json", out);
+        log("pairing.json");
     }
 
     writeJson(opts.out, "meta.json", {
