@@ -18,6 +18,7 @@
 #include "daemon/locks_command.hpp"
 #include "daemon/logging.hpp"
 #include "daemon/prove_command.hpp"
+#include "daemon/verify_command.hpp"
 #include "nlohmann/json.hpp"
 #include "provd/version.hpp"
 #include "spdlog/spdlog.h"
@@ -121,6 +122,12 @@ int Main(int argc, char** argv) {
   LocksCommand locks_command;
   CLI::App* locks = app.add_subcommand("locks", "Show who holds and who waits for each GPU");
   AddLocksFlags(*locks, locks_command);
+  VkeyCommand vkey_command;
+  CLI::App* vkey = app.add_subcommand("vkey", "Write a zkey's verification key (snarkjs's JSON)");
+  AddVkeyFlags(*vkey, vkey_command);
+  VerifyCommand verify_command;
+  CLI::App* verify = app.add_subcommand("verify", "Check a Groth16 proof against its key");
+  AddVerifyFlags(*verify, verify_command);
   CLI::App* version = app.add_subcommand("version", "Print the build and the usable GPUs");
 
   try {
@@ -138,6 +145,8 @@ int Main(int argc, char** argv) {
   }
   if (prove->parsed()) return RunProve(prove_command);
   if (locks->parsed()) return RunLocks(locks_command);
+  if (vkey->parsed()) return RunVkey(vkey_command);
+  if (verify->parsed()) return RunVerify(verify_command);
   if (version->parsed()) return PrintVersion();
   return kExitUsage;
 }

@@ -4,6 +4,7 @@
 
 #include "prover_core/curve/bls12_381.hpp"
 #include "prover_core/curve/bn254.hpp"
+#include "prover_core/pairing/params.hpp"
 
 namespace provd::groth16 {
 
@@ -14,6 +15,7 @@ struct Bn254Engine {
   using G2 = curve::Bn254G2;
   using Fq = field::Bn254Fq;
   using Fr = field::Bn254Fr;
+  using Pairing = pairing::Bn254Pairing;
   static constexpr CurveId kId = CurveId::kBn254;
   static constexpr char kSnarkjsName[] = "bn128";  // the "curve" of snarkjs's JSON files
 };
@@ -23,6 +25,7 @@ struct Bls12381Engine {
   using G2 = curve::Bls12381G2;
   using Fq = field::Bls12381Fq;
   using Fr = field::Bls12381Fr;
+  using Pairing = pairing::Bls12381Pairing;
   static constexpr CurveId kId = CurveId::kBls12381;
   static constexpr char kSnarkjsName[] = "bls12381";
 };
