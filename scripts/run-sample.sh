@@ -57,6 +57,9 @@ for sample in poseidon_bn128 mult_bls12381; do
   echo "== snarkjs groth16 verify $sample"
   "$root/tests/circuits/snarkjs.sh" groth16 verify "$samples/$sample/vkey.json" \
     "$work/$sample.public.json" "$work/$sample.proof.json"
+  echo "== provd verify $sample (provd's own verifier, key straight from the zkey)"
+  "$bin/daemon/provd" verify --zkey "$samples/$sample/circuit.zkey" \
+    --proof "$work/$sample.proof.json" --public "$work/$sample.public.json"
 done
 echo "== provctl list"
 "${provctl[@]}" list
