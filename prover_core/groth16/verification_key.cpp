@@ -136,12 +136,14 @@ absl::StatusOr<AnyVerificationKey> ParseVerificationKeyJson(std::string_view tex
   if (j.is_discarded() || !j.is_object()) {
     return absl::InvalidArgumentError("verification key: not a JSON object");
   }
-  if (j.value("protocol", "") != "groth16") {
+  if (!j.contains("protocol") || j.at("protocol") != "groth16") {
     return absl::InvalidArgumentError(
         absl::StrCat("protocol: expected \"groth16\", got ",
                      j.contains("protocol") ? j.at("protocol").dump() : "nothing"));
   }
-  const std::string curve = j.value("curve", "");
+  // Compared as JSON values: json::value() would throw on a "curve" that is not a string.
+  const json no_curve;
+  const json& curve = j.contains("curve") ? j.at("curve") : no_curve;
   if (curve == Bn254Engine::kSnarkjsName) return ParseTyped<Bn254Engine>(j);
   if (curve == Bls12381Engine::kSnarkjsName) return ParseTyped<Bls12381Engine>(j);
   return absl::InvalidArgumentError(

@@ -226,6 +226,14 @@ TEST(VerifyMalformed, VerificationKeyJsonErrorsNameTheField) {
   curve["curve"] = "bn254x";
   EXPECT_THAT(ParseVerificationKeyJson(curve.dump()),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("curve")));
+  json numeric = vk;
+  numeric["curve"] = 5;
+  numeric["protocol"] = json::array({"groth16"});
+  EXPECT_THAT(ParseVerificationKeyJson(numeric.dump()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("protocol")));
+  numeric["protocol"] = "groth16";
+  EXPECT_THAT(ParseVerificationKeyJson(numeric.dump()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("curve")));
   json no_ic = vk;
   no_ic.erase("IC");
   EXPECT_THAT(ParseVerificationKeyJson(no_ic.dump()),
