@@ -18,6 +18,15 @@
 
 namespace provd::groth16::json_points {
 
+// An untrusted JSON value for an error message: a scalar as JSON (cut to 80 characters), an
+// array or object by its type only, since dumping one recurses as deep as the attacker nested it.
+inline std::string Describe(const nlohmann::json& j) {
+  if (j.is_structured()) return std::string(j.is_array() ? "an array" : "an object");
+  std::string text = j.dump();
+  if (text.size() > 80) text = text.substr(0, 77) + "...";
+  return text;
+}
+
 // A decimal string (or a non-negative JSON integer) as an integer of N limbs. OUT_OF_RANGE when
 // it does not fit, INVALID_ARGUMENT when it is not a decimal integer.
 template <size_t N>
@@ -79,6 +88,7 @@ absl::StatusOr<F> ParseCoordinate(const nlohmann::json& j, const std::string& na
   }
 }
 
+// [x, y, z] as snarkjs writes it, or [x, y] (affine, z = 1) as some other tools write it.
 template <typename C>
 absl::StatusOr<curve::AffinePoint<C>> ParsePoint(const nlohmann::json& j, const std::string& name) {
   using F = typename C::Field;

@@ -10,9 +10,18 @@ namespace {
 
 using nlohmann::json;
 
-// On the curve and in the prime-order subgroup, or INVALID_ARGUMENT "<name> is ...".
+enum class Infinity { kAllowed, kRejected };
+
+// On the curve and in the prime-order subgroup, or INVALID_ARGUMENT "<name> is ...". alpha1 and
+// the G2 points must not be the point at infinity: a key with gamma2 or delta2 = 0 accepts forged
+// proofs, and snarkjs never writes one. An IC point may be 0 (a public signal that no
+// constraint uses).
 template <typename E, typename C>
-absl::Status CheckPoint(const curve::AffinePoint<C>& p, absl::string_view name) {
+absl::Status CheckPoint(const curve::AffinePoint<C>& p, absl::string_view name,
+                        Infinity infinity = Infinity::kRejected) {
+  if (p.infinity && infinity == Infinity::kRejected) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " is the point at infinity"));
+  }
   if (!p.IsOnCurve()) return absl::InvalidArgumentError(absl::StrCat(name, " is not on the curve"));
   bool in_subgroup;
   if constexpr (std::is_same_v<C, typename E::G1>) {
@@ -50,14 +59,15 @@ absl::StatusOr<AnyVerificationKey> ParseTyped(const json& j) {
     absl::StatusOr<curve::AffinePoint<typename E::G1>> p =
         json_points::ParsePoint<typename E::G1>(j.at("IC")[i], name);
     if (!p.ok()) return p.status();
-    if (absl::Status s = CheckPoint<E>(*p, name); !s.ok()) return s;
+    if (absl::Status s = CheckPoint<E>(*p, name, Infinity::kAllowed); !s.ok()) return s;
     key.ic.push_back(*p);
   }
   if (j.contains("nPublic")) {
     const json& n = j.at("nPublic");
     if (!n.is_number_unsigned() || n.get<uint64_t>() != key.n_public()) {
-      return absl::InvalidArgumentError(absl::StrCat("nPublic: ", n.dump(), " does not match the ",
-                                                     key.ic.size(), " IC points (nPublic + 1)"));
+      return absl::InvalidArgumentError(absl::StrCat("nPublic: ", json_points::Describe(n),
+                                                     " does not match the ", key.ic.size(),
+                                                     " IC points (nPublic + 1)"));
     }
   }
   return AnyVerificationKey(std::move(key));
@@ -70,10 +80,11 @@ absl::StatusOr<AnyVerificationKey> FromZkeyTyped(const ZkeyFile& zkey) {
   const std::span<const uint8_t> header = zkey.section(kZkeyHeader);
   size_t offset = 4 + G1::Field::kBytes + 4 + 32 + 12;  // n8q, q, n8r, r, nVars, nPublic, domain
   auto decode = [&]<typename C>(std::span<const uint8_t> bytes, const std::string& name,
-                                ZkeySection id) -> absl::StatusOr<curve::AffinePoint<C>> {
+                                ZkeySection id,
+                                Infinity infinity) -> absl::StatusOr<curve::AffinePoint<C>> {
     absl::StatusOr<curve::AffinePoint<C>> p =
         curve::DecodeAffineCoordinates<C>(bytes, curve::CoordinateEncoding::kMontgomery);
-    absl::Status s = p.ok() ? CheckPoint<E>(*p, name) : p.status();
+    absl::Status s = p.ok() ? CheckPoint<E>(*p, name, infinity) : p.status();
     if (!s.ok()) {
       return absl::InvalidArgumentError(zkey.container().SectionError(
           id, ZkeySectionName(id), absl::StrCat(name, ": ", s.message())));
@@ -83,7 +94,8 @@ absl::StatusOr<AnyVerificationKey> FromZkeyTyped(const ZkeyFile& zkey) {
   auto next = [&]<typename C>(curve::AffinePoint<C>* out, const char* name) -> absl::Status {
     const size_t size = 2 * C::Field::kBytes;
     absl::StatusOr<curve::AffinePoint<C>> p =
-        decode.template operator()<C>(header.subspan(offset, size), name, kZkeyHeader);
+        decode.template operator()<C>(header.subspan(offset, size), name, kZkeyHeader,
+                                      out != nullptr ? Infinity::kRejected : Infinity::kAllowed);
     offset += size;
     if (!p.ok()) return p.status();
     if (out != nullptr) *out = *p;
@@ -99,7 +111,7 @@ absl::StatusOr<AnyVerificationKey> FromZkeyTyped(const ZkeyFile& zkey) {
   const size_t point = 2 * G1::Field::kBytes;
   for (size_t i = 0; i <= zkey.header().n_public; ++i) {
     absl::StatusOr<curve::AffinePoint<G1>> p = decode.template operator()<G1>(
-        ic.subspan(i * point, point), absl::StrCat("point ", i), kZkeyIc);
+        ic.subspan(i * point, point), absl::StrCat("point ", i), kZkeyIc, Infinity::kAllowed);
     if (!p.ok()) return p.status();
     key.ic.push_back(*p);
   }
@@ -139,7 +151,7 @@ absl::StatusOr<AnyVerificationKey> ParseVerificationKeyJson(std::string_view tex
   if (!j.contains("protocol") || j.at("protocol") != "groth16") {
     return absl::InvalidArgumentError(
         absl::StrCat("protocol: expected \"groth16\", got ",
-                     j.contains("protocol") ? j.at("protocol").dump() : "nothing"));
+                     j.contains("protocol") ? json_points::Describe(j.at("protocol")) : "nothing"));
   }
   // Compared as JSON values: json::value() would throw on a "curve" that is not a string.
   const json no_curve;
@@ -148,7 +160,7 @@ absl::StatusOr<AnyVerificationKey> ParseVerificationKeyJson(std::string_view tex
   if (curve == Bls12381Engine::kSnarkjsName) return ParseTyped<Bls12381Engine>(j);
   return absl::InvalidArgumentError(
       absl::StrCat("curve: expected \"bn128\" or \"bls12381\", got ",
-                   j.contains("curve") ? j.at("curve").dump() : "nothing"));
+                   j.contains("curve") ? json_points::Describe(j.at("curve")) : "nothing"));
 }
 
 absl::StatusOr<AnyVerificationKey> VerificationKeyFromZkey(const ZkeyFile& zkey) {

@@ -15,21 +15,13 @@ VerifyOutcome PreparedVerificationKey<E>::Verify(const Proof<E>& proof,
     return {false, absl::StrCat("the key has ", key_.n_public(), " public inputs, the proof ",
                                 inputs.size())};
   }
-  struct Named {
-    const char* name;
-    bool on_curve, in_subgroup;
-  };
-  const Named points[] = {
-      {"pi_a", proof.a.IsOnCurve(), pairing::IsInG1<P>(proof.a)},
-      {"pi_b", proof.b.IsOnCurve(), pairing::IsInG2<P>(proof.b)},
-      {"pi_c", proof.c.IsOnCurve(), pairing::IsInG1<P>(proof.c)},
-  };
-  for (const Named& p : points) {
-    if (!p.on_curve) return {false, absl::StrCat(p.name, " is not on the curve")};
-  }
-  for (const Named& p : points) {
-    if (!p.in_subgroup) return {false, absl::StrCat(p.name, " is not in the prime-order subgroup")};
-  }
+  // Every point on its curve before any subgroup check: the fast subgroup checks assume it.
+  if (!proof.a.IsOnCurve()) return {false, "pi_a is not on the curve"};
+  if (!proof.b.IsOnCurve()) return {false, "pi_b is not on the curve"};
+  if (!proof.c.IsOnCurve()) return {false, "pi_c is not on the curve"};
+  if (!pairing::IsInG1<P>(proof.a)) return {false, "pi_a is not in the prime-order subgroup"};
+  if (!pairing::IsInG2<P>(proof.b)) return {false, "pi_b is not in the prime-order subgroup"};
+  if (!pairing::IsInG1<P>(proof.c)) return {false, "pi_c is not in the prime-order subgroup"};
   curve::XyzzPoint<typename E::G1> l(key_.ic[0]);
   for (size_t i = 0; i < inputs.size(); ++i) l.Add(curve::ScalarMul(key_.ic[i + 1], inputs[i]));
   const pairing::G2Prepared<P> b(proof.b);
@@ -59,12 +51,13 @@ template <typename E>
 absl::StatusOr<VerifyOutcome> VerifyTyped(const PreparedVerificationKey<E>& key, const json& proof,
                                           const json& inputs) {
   if (proof.contains("protocol") && proof.at("protocol") != "groth16") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("protocol: expected \"groth16\", got ", proof.at("protocol").dump()));
+    return absl::InvalidArgumentError(absl::StrCat("protocol: expected \"groth16\", got ",
+                                                   json_points::Describe(proof.at("protocol"))));
   }
   if (proof.contains("curve") && proof.at("curve") != E::kSnarkjsName) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "curve: the proof says ", proof.at("curve").dump(), ", the key is ", E::kSnarkjsName));
+    return absl::InvalidArgumentError(absl::StrCat("curve: the proof says ",
+                                                   json_points::Describe(proof.at("curve")),
+                                                   ", the key is ", E::kSnarkjsName));
   }
   Proof<E> typed;
   auto read = [&]<typename C>(const char* name, curve::AffinePoint<C>& out) -> absl::Status {

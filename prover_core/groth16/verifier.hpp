@@ -2,9 +2,13 @@
 // proof points on the curve, and e(A, B) = e(alpha1, beta2) e(L, gamma2) e(C, delta2) with
 // L = IC_0 + sum_i s_i IC_i, checked as one product e(-A, B) e(L, gamma2) e(C, delta2)
 // e(alpha1, beta2) = 1: three Miller loops (gamma2's and delta2's lines prepared once per key,
-// e(alpha1, beta2) computed once per key) and one final exponentiation. Stricter than snarkjs
-// where snarkjs would only fail later: B (and A, C on BLS12-381) must be in the prime-order
-// subgroup, and the number of public inputs must be the key's.
+// e(alpha1, beta2) computed once per key) and one final exponentiation.
+//
+// Stricter than snarkjs, deliberately: A, B and C must be in the prime-order subgroups (snarkjs
+// checks only that they are on the curve; outside the subgroups the pairing equation is not the
+// statement Groth16's soundness is about), the number of public signals must be the key's
+// (snarkjs does not compare them), and a coordinate that is not below the base field's modulus is
+// malformed input (INVALID_ARGUMENT) rather than a number to reduce.
 #pragma once
 
 #include <memory>

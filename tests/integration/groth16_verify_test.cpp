@@ -238,6 +238,52 @@ TEST(VerifyMalformed, VerificationKeyJsonErrorsNameTheField) {
   no_ic.erase("IC");
   EXPECT_THAT(ParseVerificationKeyJson(no_ic.dump()),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("IC")));
+  // gamma2 = 0 would accept a proof with any public inputs.
+  for (const char* field : {"vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2"}) {
+    json zero = vk;
+    if (std::string(field) == "vk_alpha_1") {
+      zero[field] = json::array({"0", "1", "0"});
+    } else {
+      zero[field] =
+          json::array({json::array({"0", "0"}), json::array({"1", "0"}), json::array({"0", "0"})});
+    }
+    EXPECT_THAT(ParseVerificationKeyJson(zero.dump()),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr(std::string(field) + " is the point at infinity")));
+  }
+}
+
+// An attacker's deeply nested value must give a short message, not a recursion as deep as the
+// nesting (json::dump would recurse once per level).
+TEST(VerifyMalformed, DeeplyNestedValuesGiveShortMessages) {
+  const std::string nested = std::string(200000, '[') + std::string(200000, ']');
+  json vk = json::parse(testing::ReadFile(Case("mult_bn128") / "vkey.json"));
+  std::string text = vk.dump();
+  const std::string protocol = "\"protocol\":\"groth16\"";
+  text.replace(text.find(protocol), protocol.size(), "\"protocol\":" + nested);
+  absl::StatusOr<AnyVerificationKey> parsed = ParseVerificationKeyJson(text);
+  EXPECT_THAT(parsed.status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                        HasSubstr("protocol: expected \"groth16\", got an array")));
+  EXPECT_LT(parsed.status().message().size(), 200u);
+
+  json long_curve = vk;
+  long_curve["curve"] = std::string(100000, 'x');
+  parsed = ParseVerificationKeyJson(long_curve.dump());
+  EXPECT_THAT(parsed.status(), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("curve")));
+  EXPECT_LT(parsed.status().message().size(), 200u);
+
+  const fs::path c = Case("mult_bn128");
+  testing::TempDir dir;
+  std::string proof = testing::ReadFile(c / "snarkjs_proof.json");
+  const std::string curve = "\"curve\": \"bn128\"";
+  ASSERT_NE(proof.find(curve), std::string::npos) << proof;
+  proof.replace(proof.find(curve), curve.size(), "\"curve\": " + nested);
+  testing::WriteFile(dir / "proof.json", proof);
+  const CommandResult run =
+      Provd({"verify", "--zkey", (c / "circuit.zkey").string(), "--proof",
+             (dir / "proof.json").string(), "--public", (c / "snarkjs_public.json").string()});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.out, HasSubstr("curve: the proof says an array"));
 }
 
 }  // namespace
