@@ -90,6 +90,11 @@ bool Arbiter::retired(size_t device_id) const {
   return it != ids_.end() && retired_->retired(static_cast<size_t>(it - ids_.begin()));
 }
 
+void Arbiter::Retire(size_t device_id) {
+  const auto it = std::find(ids_.begin(), ids_.end(), device_id);
+  if (it != ids_.end()) retired_->Retire(static_cast<size_t>(it - ids_.begin()));
+}
+
 void DeviceLease::UpdateFlag() {
   if (level() == 0) return;  // nobody to preempt below the lowest level
   std::optional<size_t> best;
@@ -164,6 +169,7 @@ bool DeviceLease::TryTake(size_t n) {
 
 bool DeviceLease::should_yield() {
   if (!device_.has_value()) return false;
+  if (retired_->retired(*device_)) return true;  // Arbiter::Retire: give it up at once
   const absl::Time now = absl::Now();
   if (now < next_probe_) return last_answer_;
   next_probe_ = now + options_.probe_interval;

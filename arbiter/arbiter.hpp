@@ -78,8 +78,12 @@ class Arbiter {
   // devices are never taken nor flagged.
   absl::StatusOr<DeviceLease> Acquire(Priority priority, absl::Duration wait);
 
-  // True once a lease of this arbiter retired device `device_id` (DeviceLease::Retire).
+  // True once device `device_id` was retired (DeviceLease::Retire or Retire below).
   bool retired(size_t device_id) const;
+  // Retires device `device_id` whoever in this process holds it: no lease takes it again, and a
+  // lease that holds it now is told to yield at its next should_yield. For a device found to
+  // compute wrong results (its proofs fail verification) after the proofs that used it ended.
+  void Retire(size_t device_id);
 
   const std::vector<size_t>& device_ids() const { return ids_; }
   const LockDir& lock_dir() const { return dir_; }
@@ -115,8 +119,9 @@ class DeviceLease {
     return device_.has_value() ? std::optional<size_t>(ids_[*device_]) : std::nullopt;
   }
 
-  // On a device: true when a higher-priority prover waits for it. Cheap to call before every
-  // chunk: at most one lock probe per probe_interval.
+  // On a device: true when a higher-priority prover waits for it, or when the device was
+  // retired (Arbiter::Retire). Cheap to call before every chunk: at most one lock probe per
+  // probe_interval.
   bool should_yield();
   // Gives the device back (after the caller freed its device memory); the lease is then on the
   // CPU.

@@ -190,6 +190,25 @@ TEST_F(ArbiterTest, ARetiredDeviceIsNeitherTakenNorWaitedForByThisProcess) {
   EXPECT_EQ(Acquire(*arbiter, Priority::kLow).device(), std::nullopt);
 }
 
+TEST_F(ArbiterTest, RetiringADeviceAnotherLeaseHoldsMakesThatLeaseYield) {
+  auto arbiter = Open(2);
+  DeviceLease holder = Acquire(*arbiter, Priority::kLow);
+  ASSERT_EQ(holder.device(), std::optional<size_t>(0));
+  EXPECT_FALSE(holder.should_yield());
+  arbiter->Retire(0);
+  arbiter->Retire(9);  // not arbitrated: nothing happens
+  EXPECT_TRUE(arbiter->retired(0));
+  EXPECT_TRUE(holder.should_yield());  // at once, without waiting for a probe
+  holder.Yield();
+  EXPECT_EQ(holder.device(), std::nullopt);
+  // It never comes back to device 0, and another lease gets device 1.
+  absl::SleepFor(absl::Milliseconds(5));
+  DeviceLease other = Acquire(*arbiter, Priority::kLow);
+  EXPECT_EQ(other.device(), std::optional<size_t>(1));
+  EXPECT_FALSE(holder.TryReturn());
+  EXPECT_EQ(holder.device(), std::nullopt);
+}
+
 TEST_F(ArbiterTest, AMovedFromLeaseOwnsNothing) {
   auto arbiter = Open(1);
   DeviceLease first = Acquire(*arbiter, Priority::kLow);
