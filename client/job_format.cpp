@@ -144,6 +144,8 @@ std::string EventKind(const JobEvent& event) {
       return "gpu_fallback";
     case JobEvent::kDeviceRetired:
       return "device_retired";
+    case JobEvent::kProofRejected:
+      return "proof_rejected";
     case JobEvent::kSucceeded:
       return "succeeded";
     case JobEvent::kFailed:
@@ -274,6 +276,22 @@ std::string FormatEventDetails(const JobEvent& event) {
       return absl::StrCat("GPU ", e.gpu_index(), " retired at ",
                           At(e.round_index(), e.chunk_index()),
                           " (unusable until the daemon restarts): ", e.reason());
+    }
+    case JobEvent::kProofRejected: {
+      const auto& e = event.proof_rejected();
+      std::string text = absl::StrCat("the proof failed verification (", e.reason(), ") and was ",
+                                      "thrown away; ");
+      if (e.gpu_indices().empty()) {
+        absl::StrAppend(&text, "it was made on the CPU only");
+      } else {
+        absl::StrAppend(&text, "GPU ", absl::StrJoin(e.gpu_indices(), ", GPU "), " ran part of it");
+      }
+      if (!e.retired_gpu_indices().empty()) {
+        absl::StrAppend(&text, "; retired GPU ", absl::StrJoin(e.retired_gpu_indices(), ", GPU "),
+                        " (too many rejected proofs)");
+      }
+      absl::StrAppend(&text, e.retrying_on_cpu() ? "; proving again on the CPU" : "");
+      return text;
     }
     case JobEvent::kFailed:
       return FormatError(event.failed().error());

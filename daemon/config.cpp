@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "arbiter/lock_dir.hpp"
 #include "daemon/logging.hpp"
 #include "nlohmann/json.hpp"
@@ -122,6 +124,14 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
                  "continue (serve on without that GPU)")
       ->capture_default_str()
       ->check(CLI::IsMember({"restart", "continue"}));
+  app.add_option("--verify-proofs", config.verify_proofs,
+                 "Verify every proof against the key's own verification key before the job "
+                 "succeeds; a proof that fails is proved again on the CPU, never handed out")
+      ->capture_default_str();
+  app.add_option("--gpu-rejections-to-retire", config.gpu_rejections_to_retire,
+                 "Retire a GPU once this many proofs it took part in failed verification "
+                 "(0: never)")
+      ->capture_default_str();
   app.add_option("--tls-cert", config.security.tls_cert,
                  "Serve TLS with this certificate chain (PEM); needs --tls-key");
   app.add_option("--tls-key", config.security.tls_key, "Private key (PEM) of --tls-cert");
@@ -142,6 +152,9 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
                  "Fault injection (tests): a simulated GPU is lost at its N-th kernel call of a "
                  "proof, as after a sticky CUDA error, and gets retired (0: never)")
       ->capture_default_str();
+  app.add_option("--simulated-gpu-faults", config.simulated_gpu_faults,
+                 "Fault injection (tests): corrupt=P[,seed=S] makes each MSM result of a "
+                 "simulated GPU wrong with probability P, the call reporting success");
 }
 
 absl::Status ApplyConfigFile(CLI::App& app, const ServeConfig& config) {
@@ -178,6 +191,31 @@ absl::Status ApplyConfigFile(CLI::App& app, const ServeConfig& config) {
   if (errors.empty()) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrJoin(errors, "; "));
 }
+
+namespace {
+
+absl::Status ParseSimulatedGpuFaults(ServeConfig& config) {
+  config.simulated_gpu_corrupt = 0;
+  config.simulated_gpu_corrupt_seed = 0;
+  if (config.simulated_gpu_faults.empty()) return absl::OkStatus();
+  for (absl::string_view item : absl::StrSplit(config.simulated_gpu_faults, ',')) {
+    const std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(item, '=');
+    const bool ok = kv.first == "corrupt"
+                        ? absl::SimpleAtod(kv.second, &config.simulated_gpu_corrupt) &&
+                              config.simulated_gpu_corrupt >= 0 && config.simulated_gpu_corrupt <= 1
+                    : kv.first == "seed"
+                        ? absl::SimpleAtoi(kv.second, &config.simulated_gpu_corrupt_seed)
+                        : false;
+    if (!ok) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--simulated-gpu-faults \"", config.simulated_gpu_faults, "\": \"", item,
+                       "\" is not corrupt=P (0 <= P <= 1) or seed=N"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::Status FinalizeServeConfig(ServeConfig& config) {
   std::vector<std::string> errors;
@@ -233,6 +271,7 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
       errors.push_back(absl::StrCat(flag, " ", path->string(), ": no such file"));
     }
   }
+  if (absl::Status s = ParseSimulatedGpuFaults(config); !s.ok()) errors.emplace_back(s.message());
   if (config.max_message_bytes < kMinMessageBytes || config.max_message_bytes > kMaxMessageBytes) {
     errors.push_back(absl::StrCat("--max-message-bytes ", config.max_message_bytes,
                                   ": must be from ", kMinMessageBytes, " to ", kMaxMessageBytes));
@@ -274,6 +313,9 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"simulated_gpu_latency_ms", config.simulated_gpu_latency_ms},
       {"simulated_gpu_lost_at_call", config.simulated_gpu_lost_at_call},
       {"on_gpu_retired", config.on_gpu_retired},
+      {"verify_proofs", config.verify_proofs},
+      {"gpu_rejections_to_retire", config.gpu_rejections_to_retire},
+      {"simulated_gpu_faults", config.simulated_gpu_faults},
   };
 }
 

@@ -51,6 +51,11 @@ struct ServeConfig {
   // exits with kExitRestart so that systemd or Kubernetes starts it again with a fresh
   // context; "continue" keeps serving without that GPU until someone restarts it.
   std::string on_gpu_retired = "restart";
+  // Verify every proof against the key's own verification key before the job succeeds; a
+  // proof that fails is proved again on the CPU and never handed out.
+  bool verify_proofs = true;
+  // A GPU that took part in this many rejected proofs is retired (0: never).
+  uint32_t gpu_rejections_to_retire = 3;
 
   SecurityConfig security;
 
@@ -58,6 +63,10 @@ struct ServeConfig {
   uint32_t simulated_gpus = 0;
   double simulated_gpu_latency_ms = 0;
   uint64_t simulated_gpu_lost_at_call = 0;  // fault injection: SimulatedGpuOptions::lost_at_call
+  // Fault injection: "corrupt=P[,seed=S]", MSM results wrong with probability P.
+  std::string simulated_gpu_faults;
+  double simulated_gpu_corrupt = 0;  // from simulated_gpu_faults
+  uint64_t simulated_gpu_corrupt_seed = 0;
 
   // Filled in by FinalizeServeConfig.
   ListenAddress listen_address;

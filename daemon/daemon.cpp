@@ -76,6 +76,12 @@ absl::Status Daemon::StartJobs() {
     runner.simulated.latency_per_call = absl::Milliseconds(config_.simulated_gpu_latency_ms);
     runner.simulated.memory = &device_memory_;
     runner.simulated.lost_at_call = config_.simulated_gpu_lost_at_call;
+    runner.simulated.corrupt_probability = config_.simulated_gpu_corrupt;
+    runner.simulated.corrupt_seed = config_.simulated_gpu_corrupt_seed;
+    if (config_.simulated_gpu_corrupt > 0) {
+      spdlog::warn("fault injection: simulated GPUs return wrong MSM results with probability {}",
+                   config_.simulated_gpu_corrupt);
+    }
     if (config_.simulated_gpu_lost_at_call != 0) {
       spdlog::warn("fault injection: simulated GPUs are lost at kernel call {} of a proof",
                    config_.simulated_gpu_lost_at_call);
@@ -114,6 +120,13 @@ absl::Status Daemon::StartJobs() {
       ::kill(::getpid(), SIGTERM);
     };
   }
+
+  runner.verify_proofs = config_.verify_proofs;
+  if (!config_.verify_proofs) {
+    spdlog::warn("verify_proofs = false: proofs are handed out without being verified");
+  }
+  gpu_rejections_ = std::make_unique<GpuRejections>(config_.gpu_rejections_to_retire);
+  runner.rejections = gpu_rejections_.get();
 
   ConfigureDefaultThreadPool(config_.threads);
   runner.high_pool = &DefaultThreadPool();
@@ -263,8 +276,8 @@ void Daemon::AddSampledMetrics() {
     const arbiter::Arbiter* arbiter = arbiter_.get();
     sampled.AddGauge(
         "provd_gpu_retired",
-        "1 for a GPU this daemon gave up after an error that left it unusable (a "
-        "sticky CUDA error) until the daemon restarts, by device",
+        "1 for a GPU this daemon gave up until it restarts, after an error that left it "
+        "unusable (a sticky CUDA error) or too many proofs that failed verification, by device",
         per_device([arbiter](size_t device) { return arbiter->retired(device) ? 1.0 : 0.0; }));
   }
   groth16::ProvingKeyCache* keys = keys_.get();

@@ -69,6 +69,7 @@ class Daemon {
   std::unique_ptr<GpuBackendFactory> gpu_backends_;  // real GPUs' backends; null without CUDA
   std::unique_ptr<ThreadPool> low_priority_pool_;
   std::unique_ptr<groth16::ProvingKeyCache> keys_;
+  std::unique_ptr<GpuRejections> gpu_rejections_;  // rejected proofs per GPU, for the runner
   std::unique_ptr<JobRunner> runner_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<MetricsEndpoint> metrics_endpoint_;

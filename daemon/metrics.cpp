@@ -129,6 +129,22 @@ Metrics::Metrics(const GpuInventory& gpus)
                           .Name("provd_proving_seconds_total")
                           .Help("Time spent proving, by job priority and backend")
                           .Register(r);
+  verifications_ = &prometheus::BuildCounter()
+                        .Name("provd_proof_verifications_total")
+                        .Help(
+                            "Proofs checked against their key's verification key before being "
+                            "handed out, by curve and result (valid or rejected)")
+                        .Register(r);
+  verification_seconds_ = &prometheus::BuildHistogram()
+                               .Name("provd_proof_verification_seconds")
+                               .Help("Time to verify one proof, by curve")
+                               .Register(r);
+  proofs_rejected_ = &prometheus::BuildCounter()
+                          .Name("provd_proof_rejected_total")
+                          .Help(
+                              "Proofs that failed verification and were proved again, by each GPU "
+                              "that ran part of them (gpu=\"cpu\": made on the CPU only)")
+                          .Register(r);
 }
 
 void Metrics::JobSubmitted(absl::string_view kind, absl::string_view priority) {
@@ -182,6 +198,17 @@ void Metrics::GpuFellBack(size_t device, absl::StatusCode reason) {
 void Metrics::ProvingTime(absl::string_view priority, bool on_gpu, absl::Duration time) {
   proving_seconds_->Add({{"priority", std::string(priority)}, {"backend", Backend(on_gpu)}})
       .Increment(absl::ToDoubleSeconds(time));
+}
+
+void Metrics::ProofVerified(absl::string_view curve, bool valid, absl::Duration took) {
+  verifications_->Add({{"curve", std::string(curve)}, {"result", valid ? "valid" : "rejected"}})
+      .Increment();
+  verification_seconds_->Add({{"curve", std::string(curve)}}, kRoundSeconds)
+      .Observe(absl::ToDoubleSeconds(took));
+}
+
+void Metrics::ProofRejected(absl::string_view gpu) {
+  proofs_rejected_->Add({{"gpu", std::string(gpu)}}).Increment();
 }
 
 absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(

@@ -75,6 +75,12 @@ class Metrics {
   void GpuFellBack(size_t device, absl::StatusCode reason);
   void ProvingTime(absl::string_view priority, bool on_gpu, absl::Duration time);
 
+  // Verification of every proof before it is handed out. `curve` is snarkjs's name ("bn128",
+  // "bls12381"); `gpu` is a GPU that ran part of the rejected proof, or "cpu" for a proof made
+  // on the CPU only.
+  void ProofVerified(absl::string_view curve, bool valid, absl::Duration took);
+  void ProofRejected(absl::string_view gpu);
+
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<SampledMetrics> sampled_;
@@ -90,6 +96,9 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* returns_;
   prometheus::Family<prometheus::Counter>* fallbacks_;
   prometheus::Family<prometheus::Counter>* proving_seconds_;
+  prometheus::Family<prometheus::Counter>* verifications_;
+  prometheus::Family<prometheus::Histogram>* verification_seconds_;
+  prometheus::Family<prometheus::Counter>* proofs_rejected_;
 };
 
 // Serves the registry and the sampled gauges over HTTP at /metrics until destroyed.

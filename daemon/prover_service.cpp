@@ -48,7 +48,7 @@ absl::Status AsFieldError(absl::string_view field, const absl::Status& status,
 }  // namespace
 
 absl::Status ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
-  absl::StatusOr<groth16::AnyProvingKey> key = keys_.Get(spec.zkey_name());
+  absl::StatusOr<groth16::LoadedKey> key = keys_.Get(spec.zkey_name());
   if (!key.ok()) return AsFieldError("spec.groth16.zkey_name", key.status(), keys_.key_dir());
   const std::string& bytes = spec.witness();
   absl::StatusOr<groth16::Witness> witness = groth16::ParseWitness(
@@ -56,7 +56,7 @@ absl::Status ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
   if (!witness.ok()) {
     return AsFieldError("spec.groth16.witness", witness.status(), keys_.key_dir());
   }
-  if (absl::Status s = groth16::CheckWitnessFits(*key, *witness); !s.ok()) {
+  if (absl::Status s = groth16::CheckWitnessFits(key->proving, *witness); !s.ok()) {
     return AsFieldError("spec.groth16.witness", s, keys_.key_dir());
   }
   return absl::OkStatus();

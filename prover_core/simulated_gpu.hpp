@@ -5,11 +5,14 @@
 // ReleaseDeviceMemory() frees it all, as a yielding prover must. An optional per-call latency
 // stands for transfers and launches, so a simulated proof lasts long enough to be preempted.
 //
-// Results are the CPU's, so schedules that mix it with the CPU backend give identical proofs.
+// Results are the CPU's, so schedules that mix it with the CPU backend give identical proofs,
+// unless a test asks for wrong ones (corrupt_probability): a GPU that lies, for the daemon's
+// verification of every proof to catch.
 #pragma once
 
 #include <atomic>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,11 @@ struct SimulatedGpuOptions {
   // so does every later one, with UNAVAILABLE marked IsDeviceLost, as CUDA answers after a
   // sticky error (0: never).
   uint64_t lost_at_call = 0;
+  // Fault injection for tests: each MSM result is wrong with this probability (one set bit of
+  // its X coordinate cleared), as from a kernel bug or a flipped bit in device memory; the call
+  // reports success. Draws come from `corrupt_seed` and the device number.
+  double corrupt_probability = 0;
+  uint64_t corrupt_seed = 0;
   // Told of every allocation and release of "device memory" (may be null).
   DeviceMemoryMeter* memory = nullptr;
 };
@@ -45,7 +53,8 @@ class SimulatedGpuBackend final : public Backend<E> {
       : cpu_(pool),
         options_(options),
         device_(device),
-        name_(absl::StrCat("simulated-gpu:", device)) {}
+        name_(absl::StrCat("simulated-gpu:", device)),
+        corrupt_rng_(options.corrupt_seed ^ (0x9e3779b97f4a7c15ull * (device + 1))) {}
   ~SimulatedGpuBackend() override { ReleaseDeviceMemory(); }
 
   std::string_view name() const override { return name_; }
@@ -89,6 +98,7 @@ class SimulatedGpuBackend final : public Backend<E> {
   uint64_t bytes_resident() const { return memory_.size(); }
   uint64_t uploads() const { return uploads_; }
   uint64_t releases() const { return releases_; }
+  uint64_t corrupted() const { return corrupted_; }
 
  private:
   absl::Status BeginCall() {
@@ -135,9 +145,44 @@ class SimulatedGpuBackend final : public Backend<E> {
     std::memcpy(staging.data() + point_bytes, scalars.data(), scalars.size_bytes());
     absl::StatusOr<std::span<uint8_t>> device = Upload(staging);
     if (!device.ok()) return device.status();
-    return kernel(std::span(reinterpret_cast<const Point*>(device->data()), points.size()),
-                  std::span(reinterpret_cast<const msm::Scalar*>(device->data() + point_bytes),
-                            scalars.size()));
+    auto result =
+        kernel(std::span(reinterpret_cast<const Point*>(device->data()), points.size()),
+               std::span(reinterpret_cast<const msm::Scalar*>(device->data() + point_bytes),
+                         scalars.size()));
+    if (result.ok() && options_.corrupt_probability > 0 &&
+        std::uniform_real_distribution<double>(0, 1)(corrupt_rng_) < options_.corrupt_probability) {
+      *result = Corrupt(*result);
+      ++corrupted_;
+    }
+    return result;
+  }
+
+  // The point with one set bit of its X coordinate (of X's first component over Fq2) cleared,
+  // so that X stays a canonical field element: a wrong point, almost surely off the curve.
+  template <typename Point>
+  Point Corrupt(const Point& p) {
+    using F = typename Point::Field;
+    auto flip = [&]<typename Fq>(const Fq& v) {
+      typename Fq::Int bits = v.ToCanonical();
+      std::vector<std::pair<size_t, int>> set;
+      for (size_t limb = 0; limb < Fq::Int::kLimbs; ++limb) {
+        for (int b = 0; b < 64; ++b) {
+          if ((bits.limbs[limb] >> b) & 1) set.emplace_back(limb, b);
+        }
+      }
+      if (set.empty()) return Fq::One();
+      const auto [limb, b] = set[corrupt_rng_() % set.size()];
+      bits.limbs[limb] &= ~(uint64_t{1} << b);
+      return Fq::FromCanonical(bits);
+    };
+    F x = p.x();
+    if constexpr (requires { typename F::Base; }) {
+      x = F(flip(x.c0()), x.c1());
+    } else {
+      x = flip(x);
+    }
+    if (p.IsInfinity()) return Point::FromCoordinates(x, p.y(), F::One(), F::One());
+    return Point::FromCoordinates(x, p.y(), p.zz(), p.zzz());
   }
 
   CpuBackend<E> cpu_;
@@ -148,6 +193,8 @@ class SimulatedGpuBackend final : public Backend<E> {
   uint64_t calls_ = 0;
   uint64_t uploads_ = 0;
   uint64_t releases_ = 0;
+  std::mt19937_64 corrupt_rng_;
+  uint64_t corrupted_ = 0;
 };
 
 }  // namespace provd

@@ -13,12 +13,50 @@ uint32_t RoundIndex(plan::Round round) { return static_cast<uint32_t>(round); }
 }  // namespace
 
 void JobObserver::Record(provd::v1::JobEvent event) {
+  switch (event.event_case()) {
+    case provd::v1::JobEvent::kRoundStarted:
+      if (event.round_started().has_gpu_index()) {
+        attempt_gpus_.insert(event.round_started().gpu_index());
+      }
+      break;
+    case provd::v1::JobEvent::kDeviceReturned:
+      attempt_gpus_.insert(event.device_returned().gpu_index());
+      break;
+    default:
+      break;
+  }
+  attempt_events_.push_back(event);
   // A progress event that cannot be written is logged, not fatal: the proof itself is fine, and
   // the final state (written with its own transaction) is what clients depend on.
   if (absl::StatusOr<uint64_t> s = store_.Append(job_id_, std::move(event)); !s.ok()) {
     spdlog::warn("job {}: cannot record an event: {}", job_id_, s.status().ToString());
   }
   hub_.Notify();
+}
+
+provd::v1::JobEvent::ProofRejected JobObserver::EndRejectedAttempt(std::string reason) {
+  provd::v1::JobEvent::ProofRejected rejected;
+  rejected.set_reason(std::move(reason));
+  // The store's own reading of events into rounds: the event shows what GetJob showed.
+  provd::v1::Job attempt;
+  RoundsFromEvents(attempt_events_, attempt);
+  *rejected.mutable_rounds() = std::move(*attempt.mutable_rounds());
+  for (uint32_t gpu : attempt_gpus_) rejected.add_gpu_indices(gpu);
+  attempt_events_.clear();
+  attempt_gpus_.clear();
+  return rejected;
+}
+
+absl::Status JobObserver::RecordRejection(provd::v1::JobEvent::ProofRejected rejected) {
+  provd::v1::JobEvent event;
+  *event.mutable_proof_rejected() = std::move(rejected);
+  absl::StatusOr<uint64_t> appended = store_.AppendRejection(job_id_, std::move(event));
+  if (!appended.ok()) {
+    spdlog::warn("job {}: cannot record the rejected proof: {}", job_id_,
+                 appended.status().ToString());
+  }
+  hub_.Notify();
+  return appended.status();
 }
 
 void JobObserver::CloseSegment(bool was_on_gpu) {

@@ -4,7 +4,9 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "arbiter/arbiter.hpp"
 #include "daemon/jobs/event_hub.hpp"
@@ -46,6 +48,13 @@ class JobObserver final : public plan::ProofObserver {
   // Counts the proving time since the last device move; call when the proof has returned.
   void Finish();
 
+  // What the attempt so far ran where, for its ProofRejected event (reason and the rounds and
+  // GPUs filled in); the next events begin a new attempt.
+  provd::v1::JobEvent::ProofRejected EndRejectedAttempt(std::string reason);
+  // Records a ProofRejected event, dropping the job's MSM progress with it (JobStore); the
+  // store's error when it could not (the progress may still be there then).
+  absl::Status RecordRejection(provd::v1::JobEvent::ProofRejected rejected);
+
  private:
   // The lease's device now; nullopt on the CPU.
   std::optional<size_t> Device() const;
@@ -64,6 +73,9 @@ class JobObserver final : public plan::ProofObserver {
   std::optional<absl::Time> segment_start_;  // unset until the first round starts
   const arbiter::DeviceLease* lease_ = nullptr;
   std::function<void(size_t)> on_device_retired_;
+  // The events of the current attempt, and the GPUs its chunks ran on.
+  std::vector<provd::v1::JobEvent> attempt_events_;
+  std::set<uint32_t> attempt_gpus_;
 };
 
 }  // namespace provd::daemon

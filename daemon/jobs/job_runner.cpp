@@ -1,11 +1,13 @@
 #include "daemon/jobs/job_runner.hpp"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "daemon/jobs/job_checkpoint.hpp"
 #include "daemon/jobs/job_observer.hpp"
 #include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
 #include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/verifier.hpp"
 #include "prover_core/groth16/witness_file.hpp"
 #include "spdlog/spdlog.h"
 
@@ -49,6 +51,51 @@ std::optional<arbiter::DeviceLease> JobRunner::Lease(const StartedJob& job, JobO
   return *std::move(lease);
 }
 
+std::optional<JobRunner::Rejection> JobRunner::Verify(const StartedJob& job,
+                                                      const groth16::LoadedKey& key,
+                                                      const groth16::ProofArtifacts& proof,
+                                                      JobObserver& observer, bool retrying_on_cpu) {
+  const absl::Time start = absl::Now();
+  const groth16::VerifyOutcome outcome = groth16::VerifyArtifacts(key.verifying, proof);
+  const std::string curve = groth16::SnarkjsCurveName(proof.curve);
+  if (options_.metrics != nullptr) {
+    options_.metrics->ProofVerified(curve, outcome.valid, absl::Now() - start);
+  }
+  if (outcome.valid) {
+    spdlog::debug("job {}: proof verified in {}", job.id,
+                  absl::FormatDuration(absl::Now() - start));
+    return std::nullopt;
+  }
+  provd::v1::JobEvent::ProofRejected rejected = observer.EndRejectedAttempt(outcome.reason);
+  rejected.set_retrying_on_cpu(retrying_on_cpu);
+  if (options_.metrics != nullptr && rejected.gpu_indices().empty()) {
+    options_.metrics->ProofRejected("cpu");
+  }
+  for (uint32_t gpu : rejected.gpu_indices()) {
+    if (options_.metrics != nullptr) options_.metrics->ProofRejected(absl::StrCat(gpu));
+    if (options_.rejections == nullptr || options_.arbiter == nullptr) continue;
+    if (options_.rejections->Count(gpu)) {
+      // A lease of this daemon that holds it now yields at its next chunk; none takes it again.
+      options_.arbiter->Retire(gpu);
+      rejected.add_retired_gpu_indices(gpu);
+      spdlog::error(
+          "gpu {} is retired until the daemon restarts: {} proofs it took part in failed "
+          "verification (gpu_rejections_to_retire = {})",
+          gpu, options_.rejections->count(gpu), options_.rejections->limit());
+    }
+  }
+  spdlog::error(
+      "job {}: the {} proof {} failed verification ({}); {}", job.id, curve,
+      rejected.gpu_indices().empty()
+          ? std::string("made on the CPU")
+          : absl::StrCat("made partly on gpu ", absl::StrJoin(rejected.gpu_indices(), ",")),
+      outcome.reason,
+      retrying_on_cpu ? "it is thrown away and the job is proved again on the CPU"
+                      : "it is thrown away and the job fails");
+  const bool dropped = observer.RecordRejection(std::move(rejected)).ok();
+  return Rejection{outcome.reason, dropped};
+}
+
 std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl& control) {
   absl::StatusOr<std::string> bytes = store_.ReadWitness(job.id);
   if (!bytes.ok()) return Failed(bytes.status());
@@ -57,7 +104,7 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
       absl::StrCat("job ", job.id, " witness"));
   bytes->clear();
   if (!witness.ok()) return Failed(witness.status());
-  absl::StatusOr<groth16::AnyProvingKey> key = keys_.Get(job.zkey_name);
+  absl::StatusOr<groth16::LoadedKey> key = keys_.Get(job.zkey_name);
   if (!key.ok()) return Failed(key.status());
 
   JobObserver observer(job.id, PriorityLabel(job.priority), store_, hub_, options_.metrics);
@@ -80,8 +127,31 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
   JobCheckpoint checkpoint(job.id, store_);
   const absl::Time start = absl::Now();
   absl::StatusOr<groth16::ProofArtifacts> proof = groth16::Prove(
-      *key, *witness, options, pool, devices, &observer, control.flag(), &checkpoint);
+      key->proving, *witness, options, pool, devices, &observer, control.flag(), &checkpoint);
   observer.Finish();
+  if (proof.ok() && options_.verify_proofs) {
+    if (std::optional<Rejection> rejection =
+            Verify(job, *key, *proof, observer, /*retrying_on_cpu=*/true)) {
+      // Every round on the CPU this time, and the GPU free for others meanwhile. Nothing of
+      // the rejected attempt is reused: its MSM progress went with the event, or, if the store
+      // failed there, the retry keeps none.
+      lease.reset();
+      observer.set_lease(nullptr);
+      proof =
+          groth16::Prove(key->proving, *witness, options, pool, groth16::DevicePlan{}, &observer,
+                         control.flag(), rejection->progress_dropped ? &checkpoint : nullptr);
+      observer.Finish();
+      if (proof.ok()) {
+        if (std::optional<Rejection> again =
+                Verify(job, *key, *proof, observer, /*retrying_on_cpu=*/false)) {
+          return Failed(absl::FailedPreconditionError(absl::StrCat(
+              "the proof fails verification also when made on the CPU (", again->reason,
+              "): the key \"", job.zkey_name,
+              "\" is inconsistent, its verification key does not match its proving key")));
+        }
+      }
+    }
+  }
   if (proof.ok()) {
     spdlog::info("job {}: proved in {}", job.id, absl::FormatDuration(absl::Now() - start));
     JobEnding ending;

@@ -1,14 +1,19 @@
 // Runs one started job from its spooled witness to its ending: loads the key (shared through
 // the key cache), takes an arbiter lease for its priority, proves with events for every round
-// and device move, and says how the job ended, or that it must go back to the queue.
+// and device move, verifies the proof against the key's own verification key, and says how the
+// job ended, or that it must go back to the queue. A proof that fails verification is thrown
+// away (ProofRejected): the job is proved again with every round on the CPU, the GPUs that ran
+// part of it are counted against, and retired at, the rejection limit.
 #pragma once
 
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "absl/time/time.h"
 #include "arbiter/arbiter.hpp"
 #include "daemon/jobs/event_hub.hpp"
+#include "daemon/jobs/gpu_rejections.hpp"
 #include "daemon/jobs/job_control.hpp"
 #include "daemon/metrics.hpp"
 #include "daemon/store/job_store.hpp"
@@ -17,6 +22,8 @@
 #include "prover_core/thread_pool.hpp"
 
 namespace provd::daemon {
+
+class JobObserver;
 
 struct JobRunnerOptions {
   // GPU arbitration; null: every job runs on the CPU and no lock file is touched.
@@ -36,8 +43,12 @@ struct JobRunnerOptions {
   ThreadPool* high_pool = nullptr;
   ThreadPool* low_pool = nullptr;
   Metrics* metrics = nullptr;  // may be null
-  // Told (on the job's thread) when a job retires a GPU; may be empty.
+  // Told (on the job's thread) when a job retires a GPU after a sticky error; may be empty.
   std::function<void(size_t device)> on_device_retired;
+  // Check every proof before the job succeeds (config verify_proofs).
+  bool verify_proofs = true;
+  // Rejected proofs per GPU, shared by the daemon's jobs; null: GPUs are never retired for them.
+  GpuRejections* rejections = nullptr;
 };
 
 class JobRunner {
@@ -50,7 +61,17 @@ class JobRunner {
   std::optional<JobEnding> Run(const StartedJob& job, const JobControl& control);
 
  private:
-  std::optional<arbiter::DeviceLease> Lease(const StartedJob& job, class JobObserver& observer);
+  std::optional<arbiter::DeviceLease> Lease(const StartedJob& job, JobObserver& observer);
+  struct Rejection {
+    std::string reason;     // the verifier's
+    bool progress_dropped;  // the job's MSM progress went with the event (JobStore)
+  };
+  // Verifies a proof of `job`: nullopt when it is valid; otherwise why not, with the rejection
+  // recorded (ProofRejected event, metrics, GPU counts, retirements). `retrying_on_cpu` goes
+  // into the event.
+  std::optional<Rejection> Verify(const StartedJob& job, const groth16::LoadedKey& key,
+                                  const groth16::ProofArtifacts& proof, JobObserver& observer,
+                                  bool retrying_on_cpu);
 
   JobStore& store_;
   groth16::ProvingKeyCache& keys_;

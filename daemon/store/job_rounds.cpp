@@ -106,8 +106,9 @@ void RoundsFromEvents(const std::vector<JobEvent>& events, provd::v1::Job& job) 
   job.clear_rounds();
   std::optional<RoundBuilder> builder(std::in_place, job);
   for (const JobEvent& event : events) {
-    // A restart begins the rounds afresh: show the attempt that counts, the last one.
-    if (event.has_started()) {
+    // A restart, or a rejected proof and its retry on the CPU, begins the rounds afresh: show
+    // the attempt that counts, the last one (a ProofRejected event keeps the rounds it ends).
+    if (event.has_started() || event.has_proof_rejected()) {
       job.clear_rounds();
       builder.emplace(job);
     }

@@ -463,6 +463,23 @@ absl::StatusOr<uint64_t> JobStore::Append(const std::string& id, JobEvent event)
   return sequence;
 }
 
+absl::StatusOr<uint64_t> JobStore::AppendRejection(const std::string& id, JobEvent event) {
+  std::lock_guard lock(mutex_);
+  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+  if (!tx.ok()) return tx.status();
+  absl::StatusOr<uint64_t> sequence = AppendLocked(id, std::move(event), absl::Now());
+  if (!sequence.ok()) return sequence.status();
+  if (absl::Status s = DropCheckpointsLocked(id); !s.ok()) return s;
+  if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  return sequence;
+}
+
+absl::Status JobStore::DropCheckpointsLocked(const std::string& id) {
+  absl::StatusOr<sqlite::Statement> drop = db_.Prepare("DELETE FROM checkpoints WHERE job_id = ?");
+  if (!drop.ok()) return drop.status();
+  return drop->Bind(1, id).Run();
+}
+
 absl::Status JobStore::SetStateLocked(const std::string& id, JobState from, JobState to) {
   absl::StatusOr<sqlite::Statement> update =
       db_.Prepare("UPDATE jobs SET state = ? WHERE id = ? AND state = ?");
@@ -557,10 +574,7 @@ absl::StatusOr<Job> JobStore::Finish(const std::string& id, const JobEnding& end
     if (auto appended = AppendLocked(id, std::move(event), now); !appended.ok()) {
       return appended.status();
     }
-    absl::StatusOr<sqlite::Statement> drop =
-        db_.Prepare("DELETE FROM checkpoints WHERE job_id = ?");
-    if (!drop.ok()) return drop.status();
-    if (absl::Status s = drop->Bind(1, id).Run(); !s.ok()) return s;
+    if (absl::Status s = DropCheckpointsLocked(id); !s.ok()) return s;
     if (absl::Status s = tx->Commit(); !s.ok()) return s;
   }
   // The witness is a secret of the client's: gone as soon as nothing needs it. A crash before

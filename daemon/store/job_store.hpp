@@ -112,6 +112,10 @@ class JobStore {
   // Appends a progress event (rounds, devices); sets its job_id, sequence and time.
   absl::StatusOr<uint64_t> Append(const std::string& id, provd::v1::JobEvent event);
 
+  // Appends a ProofRejected event and drops the job's MSM progress in one transaction: the
+  // rejected attempt's partial sums must never seed a later attempt, even after a crash.
+  absl::StatusOr<uint64_t> AppendRejection(const std::string& id, provd::v1::JobEvent event);
+
   // QUEUED -> RUNNING, counts the attempt, records Started.
   absl::StatusOr<StartedJob> Start(const std::string& id);
   // QUEUED or RUNNING -> the final state of `ending`, with its event; the witness is deleted.
@@ -153,6 +157,7 @@ class JobStore {
                                         absl::Time now);
   // RUNNING -> QUEUED with its Queued{requeued} event, inside the caller's transaction.
   absl::Status RequeueLocked(const std::string& id, absl::Time now);
+  absl::Status DropCheckpointsLocked(const std::string& id);
   absl::Status SetStateLocked(const std::string& id, provd::v1::JobState from,
                               provd::v1::JobState to);
 

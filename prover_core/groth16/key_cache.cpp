@@ -12,6 +12,14 @@
 namespace provd::groth16 {
 namespace {
 
+absl::StatusOr<LoadedKey> Load(const std::string& path) {
+  absl::StatusOr<AnyProvingKey> proving = LoadProvingKey(path);
+  if (!proving.ok()) return proving.status();
+  absl::StatusOr<AnyVerificationKey> verifying = VerificationKeyFromZkey(KeyFile(*proving));
+  if (!verifying.ok()) return verifying.status();
+  return LoadedKey{*std::move(proving), PrepareVerificationKey(*std::move(verifying))};
+}
+
 uint64_t KeyBytes(const AnyProvingKey& key) {
   const ZkeyFile& file = KeyFile(key);
   return std::visit(
@@ -59,7 +67,7 @@ absl::StatusOr<std::filesystem::path> ProvingKeyCache::Resolve(const std::string
   return path;
 }
 
-absl::StatusOr<AnyProvingKey> ProvingKeyCache::Get(const std::string& name) {
+absl::StatusOr<LoadedKey> ProvingKeyCache::Get(const std::string& name) {
   absl::StatusOr<std::filesystem::path> path = Resolve(name);
   if (!path.ok()) return path.status();
   struct stat st {};
@@ -70,8 +78,8 @@ absl::StatusOr<AnyProvingKey> ProvingKeyCache::Get(const std::string& name) {
                               int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
   const std::string key_id = path->string();
 
-  std::promise<absl::StatusOr<AnyProvingKey>> promise;
-  std::shared_future<absl::StatusOr<AnyProvingKey>> future;
+  std::promise<absl::StatusOr<LoadedKey>> promise;
+  std::shared_future<absl::StatusOr<LoadedKey>> future;
   uint64_t generation = 0;  // nonzero: this call loads the key
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -96,13 +104,13 @@ absl::StatusOr<AnyProvingKey> ProvingKeyCache::Get(const std::string& name) {
   if (generation != 0) {
     // Loaded outside the lock: other keys stay available meanwhile, and callers asking for
     // this one wait on the future instead of loading it again.
-    absl::StatusOr<AnyProvingKey> key = absl::InternalError("unset");
+    absl::StatusOr<LoadedKey> key = absl::InternalError("unset");
     try {
-      key = LoadProvingKey(key_id);
+      key = Load(key_id);
     } catch (const std::bad_alloc&) {  // e.g. the index of a huge key: an error, not a crash
       key = absl::ResourceExhaustedError(absl::StrCat("key \"", name, "\": out of memory"));
     }
-    const uint64_t bytes = key.ok() ? KeyBytes(*key) : 0;
+    const uint64_t bytes = key.ok() ? KeyBytes(key->proving) : 0;
     promise.set_value(std::move(key));
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(key_id);

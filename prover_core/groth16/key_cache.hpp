@@ -4,7 +4,9 @@
 // leading out). Loaded keys are kept under a byte budget (mapped file plus index), least
 // recently used first out; a proof that holds a key keeps it alive after eviction. A file
 // replaced on disk (new inode, size or mtime) is loaded afresh on the next request. Concurrent
-// requests for a key that is loading wait for that one load.
+// requests for a key that is loading wait for that one load. Each key comes with the
+// verification key of its own zkey, prepared, so that every proof can be checked before it is
+// handed out.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +19,14 @@
 
 #include "absl/status/statusor.h"
 #include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/verifier.hpp"
 
 namespace provd::groth16 {
+
+struct LoadedKey {
+  AnyProvingKey proving;
+  AnyPreparedVerificationKey verifying;  // from the same zkey's header and IC section
+};
 
 class ProvingKeyCache {
  public:
@@ -35,7 +43,7 @@ class ProvingKeyCache {
   // INVALID_ARGUMENT for a name that is empty, absolute, has a ".." component or resolves
   // outside the key directory; NOT_FOUND when there is no such key; the loader's error
   // (INVALID_ARGUMENT naming the file and section) for a bad key.
-  absl::StatusOr<AnyProvingKey> Get(const std::string& name);
+  absl::StatusOr<LoadedKey> Get(const std::string& name);
 
   Stats stats() const;
   const std::filesystem::path& key_dir() const { return key_dir_; }
@@ -48,7 +56,7 @@ class ProvingKeyCache {
   };
   struct Entry {
     FileIdentity identity;
-    std::shared_future<absl::StatusOr<AnyProvingKey>> key;
+    std::shared_future<absl::StatusOr<LoadedKey>> key;
     uint64_t bytes = 0;  // 0 while loading
     std::list<std::string>::iterator lru;
     uint64_t generation = 0;  // tells a reload apart from the entry it replaced

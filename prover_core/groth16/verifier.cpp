@@ -43,6 +43,12 @@ AnyPreparedVerificationKey PrepareVerificationKey(AnyVerificationKey key) {
       std::move(key));
 }
 
+CurveId KeyCurve(const AnyPreparedVerificationKey& key) {
+  return std::visit(
+      []<typename E>(const std::shared_ptr<const PreparedVerificationKey<E>>&) { return E::kId; },
+      key);
+}
+
 namespace {
 
 using nlohmann::json;
@@ -97,6 +103,13 @@ absl::StatusOr<VerifyOutcome> VerifyProofJson(const AnyPreparedVerificationKey& 
   const json inputs = json::parse(public_json, nullptr, /*allow_exceptions=*/false);
   if (inputs.is_discarded()) return absl::InvalidArgumentError("public signals: not JSON");
   return std::visit([&](const auto& typed) { return VerifyTyped(*typed, proof, inputs); }, key);
+}
+
+VerifyOutcome VerifyArtifacts(const AnyPreparedVerificationKey& key, const ProofArtifacts& proof) {
+  if (KeyCurve(key) != proof.curve) return {false, "the proof is for another curve than the key"};
+  absl::StatusOr<VerifyOutcome> outcome = VerifyProofJson(key, proof.proof_json, proof.public_json);
+  if (!outcome.ok()) return {false, absl::StrCat("malformed proof: ", outcome.status().message())};
+  return *outcome;
 }
 
 }  // namespace provd::groth16

@@ -18,6 +18,7 @@
 #include <variant>
 
 #include "absl/status/statusor.h"
+#include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/prover.hpp"
 #include "prover_core/groth16/verification_key.hpp"
 #include "prover_core/pairing/pairing.hpp"
@@ -59,6 +60,7 @@ using AnyPreparedVerificationKey =
                  std::shared_ptr<const PreparedVerificationKey<Bls12381Engine>>>;
 
 AnyPreparedVerificationKey PrepareVerificationKey(AnyVerificationKey key);
+CurveId KeyCurve(const AnyPreparedVerificationKey& key);
 
 // proof.json and public.json as snarkjs writes them. INVALID_ARGUMENT naming the field for
 // input that is not such a file (not JSON, a missing or non-numeric field, a coordinate that is
@@ -66,6 +68,11 @@ AnyPreparedVerificationKey PrepareVerificationKey(AnyVerificationKey key);
 absl::StatusOr<VerifyOutcome> VerifyProofJson(const AnyPreparedVerificationKey& key,
                                               std::string_view proof_json,
                                               std::string_view public_json);
+
+// The verdict on a proof as the prover hands it out (its proof.json and public.json, not the
+// points before they were written): what the daemon checks before a job succeeds. A proof that
+// is not even well-formed is invalid, the parse error its reason.
+VerifyOutcome VerifyArtifacts(const AnyPreparedVerificationKey& key, const ProofArtifacts& proof);
 
 extern template class PreparedVerificationKey<Bn254Engine>;
 extern template class PreparedVerificationKey<Bls12381Engine>;

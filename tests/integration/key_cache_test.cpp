@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 fs::path Zkey(const std::string& name) { return testing::CircuitCase(name) / "circuit.zkey"; }
 
-const void* Identity(const AnyProvingKey& key) { return &KeyFile(key); }
+const void* Identity(const LoadedKey& key) { return &KeyFile(key.proving); }
 
 class KeyCacheTest : public ::testing::Test {
  protected:
@@ -39,14 +39,15 @@ class KeyCacheTest : public ::testing::Test {
 
 TEST_F(KeyCacheTest, LoadsOnceAndShares) {
   ProvingKeyCache cache(keys(), uint64_t{1} << 30);
-  absl::StatusOr<AnyProvingKey> first = cache.Get("mult.zkey");
-  absl::StatusOr<AnyProvingKey> second = cache.Get("mult.zkey");
-  absl::StatusOr<AnyProvingKey> nested = cache.Get("sub/bls.zkey");
+  absl::StatusOr<LoadedKey> first = cache.Get("mult.zkey");
+  absl::StatusOr<LoadedKey> second = cache.Get("mult.zkey");
+  absl::StatusOr<LoadedKey> nested = cache.Get("sub/bls.zkey");
   ASSERT_THAT(first, IsOk());
   ASSERT_THAT(second, IsOk());
   ASSERT_THAT(nested, IsOk());
   EXPECT_EQ(Identity(*first), Identity(*second));
-  EXPECT_EQ(KeyFile(*nested).header().curve, CurveId::kBls12381);
+  EXPECT_EQ(KeyFile(nested->proving).header().curve, CurveId::kBls12381);
+  EXPECT_EQ(KeyCurve(nested->verifying), CurveId::kBls12381);  // its own verification key
   ProvingKeyCache::Stats stats = cache.stats();
   EXPECT_EQ(stats.loads, 2u);
   EXPECT_EQ(stats.hits, 1u);
@@ -106,16 +107,16 @@ TEST_F(KeyCacheTest, EvictsLeastRecentlyUsedOverBudget) {
 
 TEST_F(KeyCacheTest, ReloadsAKeyReplacedOnDisk) {
   ProvingKeyCache cache(keys(), uint64_t{1} << 30);
-  absl::StatusOr<AnyProvingKey> before = cache.Get("mult.zkey");
+  absl::StatusOr<LoadedKey> before = cache.Get("mult.zkey");
   ASSERT_THAT(before, IsOk());
   // Replace by rename, the way keys should be updated.
   fs::copy_file(Zkey("poseidon_bn128"), keys() / "new.tmp");
   fs::rename(keys() / "new.tmp", keys() / "mult.zkey");
-  absl::StatusOr<AnyProvingKey> after = cache.Get("mult.zkey");
+  absl::StatusOr<LoadedKey> after = cache.Get("mult.zkey");
   ASSERT_THAT(after, IsOk());
-  EXPECT_NE(KeyFile(*before).header().n_vars, KeyFile(*after).header().n_vars);
+  EXPECT_NE(KeyFile(before->proving).header().n_vars, KeyFile(after->proving).header().n_vars);
   EXPECT_EQ(cache.stats().loads, 2u);
-  EXPECT_EQ(KeyFile(*before).header().n_vars, 42u);  // the old key is still usable
+  EXPECT_EQ(KeyFile(before->proving).header().n_vars, 42u);  // the old key is still usable
 }
 
 TEST_F(KeyCacheTest, ConcurrentRequestsShareOneLoad) {
@@ -124,7 +125,7 @@ TEST_F(KeyCacheTest, ConcurrentRequestsShareOneLoad) {
   std::vector<const void*> seen(8);
   for (size_t i = 0; i < seen.size(); ++i) {
     threads.emplace_back([&, i] {
-      absl::StatusOr<AnyProvingKey> key = cache.Get("poseidon.zkey");
+      absl::StatusOr<LoadedKey> key = cache.Get("poseidon.zkey");
       seen[i] = key.ok() ? Identity(*key) : nullptr;
     });
   }

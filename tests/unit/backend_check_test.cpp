@@ -99,5 +99,33 @@ TYPED_TEST(BackendCheckTest, AFailingCallIsReportedWithItsOwnCode) {
               StatusIs(absl::StatusCode::kUnavailable, HasSubstr("spoiled G1 MSM of 4101 points")));
 }
 
+// The fault injection behind the daemon's verification tests: a simulated GPU that lies
+// reports success with a wrong MSM result, which the known-answer check catches.
+TYPED_TEST(BackendCheckTest, ASimulatedGpuAskedToLieReturnsWrongMsmResults) {
+  SimulatedGpuOptions lying;
+  lying.corrupt_probability = 1;
+  SimulatedGpuBackend<TypeParam> liar(0, Pool(), lying);
+  EXPECT_THAT(CheckBackendAgainstCpu<TypeParam>(liar, Pool()),
+              StatusIs(absl::StatusCode::kInternal, HasSubstr("G1 MSM")));
+  EXPECT_GT(liar.corrupted(), 0u);
+
+  using G1 = typename TypeParam::G1;
+  using G2 = typename TypeParam::G2;
+  const std::vector<curve::AffinePoint<G1>> g1(3, G1::Generator());
+  const std::vector<curve::AffinePoint<G2>> g2(3, G2::Generator());
+  const std::vector<msm::Scalar> scalars(3, msm::Scalar::FromUint64(5));
+  absl::StatusOr<curve::XyzzPoint<G1>> a = liar.MsmG1(g1, scalars);
+  absl::StatusOr<curve::XyzzPoint<G2>> b = liar.MsmG2(g2, scalars);
+  ASSERT_THAT(a.status(), IsOk());
+  ASSERT_THAT(b.status(), IsOk());
+  EXPECT_FALSE(a->ToAffine().IsOnCurve());
+  EXPECT_FALSE(b->ToAffine().IsOnCurve());
+
+  SimulatedGpuOptions honest_enough;  // never lies at probability 0
+  SimulatedGpuBackend<TypeParam> honest(1, Pool(), honest_enough);
+  EXPECT_THAT(CheckBackendAgainstCpu<TypeParam>(honest, Pool()), IsOk());
+  EXPECT_EQ(honest.corrupted(), 0u);
+}
+
 }  // namespace
 }  // namespace provd

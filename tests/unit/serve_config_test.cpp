@@ -69,6 +69,32 @@ TEST(ServeConfigTest, UnknownFlagsAreParseErrors) {
   EXPECT_EQ(Parse({"--on-gpu-retired", "continue"}).on_gpu_retired, "continue");
 }
 
+TEST(ServeConfigTest, ProofVerificationIsOnByDefaultAndFaultsParse) {
+  ServeConfig defaults = Parse({});
+  ASSERT_THAT(FinalizeServeConfig(defaults), IsOk());
+  EXPECT_TRUE(defaults.verify_proofs);
+  EXPECT_EQ(defaults.gpu_rejections_to_retire, 3u);
+  EXPECT_EQ(defaults.simulated_gpu_corrupt, 0);
+
+  ServeConfig config = Parse({"--verify-proofs", "false", "--gpu-rejections-to-retire", "0",
+                              "--simulated-gpu-faults", "corrupt=0.25,seed=9"});
+  ASSERT_THAT(FinalizeServeConfig(config), IsOk());
+  EXPECT_FALSE(config.verify_proofs);
+  EXPECT_EQ(config.gpu_rejections_to_retire, 0u);
+  EXPECT_EQ(config.simulated_gpu_corrupt, 0.25);
+  EXPECT_EQ(config.simulated_gpu_corrupt_seed, 9u);
+  EXPECT_EQ(ToJson(config)["verify_proofs"], false);
+
+  for (const char* bad :
+       {"corrupt=2", "corrupt=-0.1", "corrupt=x", "lie=0.5", "seed=", "corrupt"}) {
+    ServeConfig faulty = Parse({"--simulated-gpu-faults", bad});
+    EXPECT_THAT(FinalizeServeConfig(faulty),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--simulated-gpu-faults")))
+        << bad;
+  }
+  EXPECT_THROW(Parse({"--verify-proofs", "maybe"}), CLI::ParseError);
+}
+
 TEST(ServeConfigTest, DataDirDefaultFollowsSystemdThenXdg) {
   ::setenv("STATE_DIRECTORY", "/var/lib/provd:/var/lib/other", 1);
   EXPECT_EQ(DefaultDataDir(), "/var/lib/provd");

@@ -1,0 +1,197 @@
+// The daemon verifies every proof before a job succeeds: simulated GPUs that lie (wrong MSM
+// results reported as successes) are caught, their proofs thrown away and made again on the
+// CPU, the liar retired after its third rejection; a zkey whose verification key does not match
+// its proving key fails its jobs saying so; with verification off, the lie gets through (which
+// is what the check is for). Proofs are checked by snarkjs, the independent oracle.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "prover_core/groth16/zkey_file.hpp"
+#include "tests/integration/job_service_fixture.hpp"
+
+namespace provd::testing {
+namespace {
+
+using provd::v1::Job;
+using provd::v1::JobEvent;
+using ::testing::HasSubstr;
+
+class ProofVerificationTest : public JobServiceFixture {
+ protected:
+  std::string Metrics() {
+    absl::StatusOr<std::string> metrics = HttpGet(daemon_->metrics_address(), "/metrics");
+    EXPECT_THAT(metrics, IsOk());
+    return metrics.ok() ? *metrics : "";
+  }
+};
+
+TEST_F(ProofVerificationTest, ALyingGpuIsCaughtRetiredAndEveryJobStillSucceeds) {
+  // One simulated GPU whose MSM results are wrong 30% of the time, and a CPU worker beside it.
+  StartDaemon({"--cpu-workers", "1", "--simulated-gpus", "1", "--simulated-gpu-faults",
+               "corrupt=0.3,seed=11", "--msm-chunk-points", "8", "--on-gpu-retired", "continue"});
+  ASSERT_NE(daemon_, nullptr);
+  struct Submitted {
+    std::string id;
+    bool bls;
+  };
+  std::vector<Submitted> jobs;
+  for (int i = 0; i < 24; ++i) {
+    const bool bls = i % 4 == 3;
+    auto job =
+        Submit(Request(bls ? "bls/mult.zkey" : "mult.zkey", bls ? bls_witness_ : mult_witness_,
+                       i % 3 == 0 ? provd::v1::PRIORITY_HIGH : provd::v1::PRIORITY_LOW));
+    ASSERT_THAT(job, IsOk());
+    jobs.push_back({job->id(), bls});
+  }
+
+  int rejections = 0, retirements = 0, valid_bn = 0, valid_bls = 0;
+  std::map<uint32_t, int> rejected_on;
+  for (const Submitted& submitted : jobs) {
+    const Job job = WaitFinal(submitted.id, absl::Seconds(120));
+    ASSERT_EQ(job.state(), provd::v1::JOB_STATE_SUCCEEDED)
+        << submitted.id << ": " << job.error().message();
+    EXPECT_EQ(job.attempts(), 1u);
+    EXPECT_TRUE(SnarkjsAccepts(
+        PROVD_SNARKJS, CircuitCase(submitted.bls ? "mult_bls12381" : "mult_bn128") / "vkey.json",
+        job.result().public_json(), job.result().proof_json()))
+        << submitted.id;
+    (submitted.bls ? valid_bls : valid_bn)++;
+    int finals = 0, rejected_here = 0;
+    for (const JobEvent& e : Events(submitted.id)) {
+      finals += e.has_succeeded() + e.has_failed() + e.has_cancelled();
+      if (!e.has_proof_rejected()) continue;
+      const auto& r = e.proof_rejected();
+      ++rejections;
+      ++rejected_here;
+      EXPECT_TRUE(r.retrying_on_cpu());
+      EXPECT_THAT(r.reason(), HasSubstr("not on the curve")) << r.DebugString();
+      ASSERT_EQ(r.gpu_indices_size(), 1) << r.DebugString();
+      EXPECT_EQ(r.gpu_indices(0), 0u);
+      ++rejected_on[r.gpu_indices(0)];
+      EXPECT_FALSE(r.rounds().empty());
+      bool some_chunk_on_gpu = false;
+      for (const auto& round : r.rounds()) {
+        for (const auto& span : round.spans()) {
+          some_chunk_on_gpu = some_chunk_on_gpu || span.backend() == provd::v1::BACKEND_GPU;
+        }
+      }
+      EXPECT_TRUE(some_chunk_on_gpu) << r.DebugString();
+      retirements += r.retired_gpu_indices_size();
+    }
+    EXPECT_EQ(finals, 1);
+    EXPECT_LE(rejected_here, 1);  // the retry runs on the CPU, which does not lie
+    if (rejected_here == 1) {
+      // Job.rounds shows the retry that made the proof: all on the CPU.
+      for (const auto& round : job.rounds()) {
+        for (const auto& span : round.spans()) {
+          EXPECT_EQ(span.backend(), provd::v1::BACKEND_CPU) << job.DebugString();
+        }
+      }
+    }
+  }
+  // The third rejection retires the GPU; no job takes it after that, so there is no fourth.
+  EXPECT_EQ(rejections, 3);
+  EXPECT_EQ(retirements, 1);
+  EXPECT_EQ(rejected_on[0], 3);
+
+  const std::string metrics = Metrics();
+  EXPECT_THAT(metrics, HasSubstr("provd_gpu_retired{device=\"0\"} 1"));
+  EXPECT_THAT(metrics, HasSubstr("provd_proof_rejected_total{gpu=\"0\"} 3"));
+  // Every job's final proof verified, plus the three rejected ones.
+  auto count = [&](const std::string& series) {
+    const size_t at = metrics.find(series + " ");
+    return at == std::string::npos ? -1 : std::stoi(metrics.substr(at + series.size() + 1));
+  };
+  EXPECT_EQ(count("provd_proof_verifications_total{curve=\"bn128\",result=\"valid\"}"), valid_bn);
+  EXPECT_EQ(count("provd_proof_verifications_total{curve=\"bls12381\",result=\"valid\"}"),
+            valid_bls);
+  EXPECT_EQ(
+      std::max(0, count("provd_proof_verifications_total{curve=\"bn128\",result=\"rejected\"}")) +
+          std::max(
+              0, count("provd_proof_verifications_total{curve=\"bls12381\",result=\"rejected\"}")),
+      3);
+
+  // provctl shows the rejection in a job's events.
+  for (const Submitted& submitted : jobs) {
+    bool rejected = false;
+    for (const JobEvent& e : Events(submitted.id)) rejected = rejected || e.has_proof_rejected();
+    if (!rejected) continue;
+    absl::StatusOr<ExitInfo> watch = daemon_->Provctl({"watch", submitted.id});
+    ASSERT_THAT(watch, IsOk());
+    EXPECT_THAT(watch->stdout_text, HasSubstr("proof_rejected"));
+    EXPECT_THAT(watch->stdout_text, HasSubstr("GPU 0 ran part of it"));
+    break;
+  }
+}
+
+// A copy of `zkey` whose verification key has beta2 where gamma2 belongs: proofs are made as
+// before (gamma2 is not used to prove), but none of them verifies.
+std::string ZkeyWithWrongGamma2(const std::filesystem::path& zkey) {
+  absl::StatusOr<std::shared_ptr<const groth16::ZkeyFile>> file = groth16::ZkeyFile::Open(zkey);
+  EXPECT_THAT(file.status(), IsOk());
+  if (!file.ok()) return "";
+  const std::span<const uint8_t> header = (*file)->section(groth16::kZkeyHeader);
+  const size_t n8q = 32;  // BN254
+  const size_t alpha1 = 4 + n8q + 4 + 32 + 12;
+  const size_t beta2 = alpha1 + 2 * 2 * n8q, gamma2 = beta2 + 4 * n8q;
+  const std::string bytes = ReadFile(zkey);
+  const std::string gamma(reinterpret_cast<const char*>(header.data() + gamma2), 4 * n8q);
+  const std::string beta(reinterpret_cast<const char*>(header.data() + beta2), 4 * n8q);
+  std::string out = bytes;
+  const size_t at = out.find(gamma);
+  EXPECT_NE(at, std::string::npos);
+  if (at == std::string::npos) return "";
+  out.replace(at, gamma.size(), beta);
+  return out;
+}
+
+TEST_F(ProofVerificationTest, AKeyWhoseVerificationKeyDoesNotMatchFailsItsJobsSayingSo) {
+  WriteFile(keys_ / "inconsistent.zkey",
+            ZkeyWithWrongGamma2(CircuitCase("mult_bn128") / "circuit.zkey"));
+  StartDaemon({"--cpu-workers", "1"});
+  ASSERT_NE(daemon_, nullptr);
+  auto job = Submit(Request("inconsistent.zkey", mult_witness_, provd::v1::PRIORITY_LOW));
+  ASSERT_THAT(job, IsOk());
+  const Job done = WaitFinal(job->id());
+  ASSERT_EQ(done.state(), provd::v1::JOB_STATE_FAILED);
+  EXPECT_EQ(done.error().code(), static_cast<int>(absl::StatusCode::kFailedPrecondition));
+  EXPECT_THAT(done.error().message(), HasSubstr("inconsistent.zkey\" is inconsistent"));
+  EXPECT_THAT(done.error().message(), HasSubstr("Invalid proof"));
+  EXPECT_FALSE(done.has_result());
+  std::vector<bool> retrying;
+  for (const JobEvent& e : Events(job->id())) {
+    if (!e.has_proof_rejected()) continue;
+    retrying.push_back(e.proof_rejected().retrying_on_cpu());
+    EXPECT_EQ(e.proof_rejected().gpu_indices_size(), 0);  // no GPU: the CPU made both
+    EXPECT_EQ(e.proof_rejected().reason(), "Invalid proof");
+  }
+  EXPECT_EQ(retrying, (std::vector<bool>{true, false}));
+  EXPECT_THAT(Metrics(), HasSubstr("provd_proof_rejected_total{gpu=\"cpu\"} 2"));
+
+  // The daemon is unharmed: the good key still proves.
+  auto good = Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_HIGH));
+  ASSERT_THAT(good, IsOk());
+  EXPECT_EQ(WaitFinal(good->id()).state(), provd::v1::JOB_STATE_SUCCEEDED);
+}
+
+TEST_F(ProofVerificationTest, WithVerificationOffALyingGpuGetsItsProofOut) {
+  // What the check is for: the same lie, unverified, reaches the client.
+  StartDaemon({"--cpu-workers", "0", "--simulated-gpus", "1", "--simulated-gpu-faults", "corrupt=1",
+               "--verify-proofs", "false"});
+  ASSERT_NE(daemon_, nullptr);
+  auto job = Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_LOW));
+  ASSERT_THAT(job, IsOk());
+  const Job done = WaitFinal(job->id());
+  ASSERT_EQ(done.state(), provd::v1::JOB_STATE_SUCCEEDED);
+  EXPECT_FALSE(SnarkjsAccepts(PROVD_SNARKJS, CircuitCase("mult_bn128") / "vkey.json",
+                              done.result().public_json(), done.result().proof_json()));
+  for (const JobEvent& e : Events(job->id())) EXPECT_FALSE(e.has_proof_rejected());
+  EXPECT_THAT(Metrics(), ::testing::Not(HasSubstr("provd_proof_verifications_total{")));
+}
+
+}  // namespace
+}  // namespace provd::testing
