@@ -4,7 +4,8 @@
 //
 // Output is for people by default; with --json every result is protobuf's canonical JSON with
 // the .proto's field names, one object per line (submit and cancel: the Job; status: the Job;
-// watch: one JobEvent per line; list: the ListJobsResponse; health: {"status":"SERVING"}).
+// watch: one JobEvent per line; list: the ListJobsResponse; health: {"status":"SERVING"};
+// verify: the VerifyProofResponse).
 // `submit --wait` prints the Job, then the events, then the finished Job. Diagnostics always go
 // to stderr, so stdout stays parseable.
 //
@@ -17,6 +18,7 @@
 //   3  submit --wait / watch: the job ended FAILED
 //   4  submit --wait / watch: the job ended CANCELLED
 //   5  submit --wait / watch: --wait-timeout passed before the job finished (it keeps running)
+//   6  verify: the proof does not verify (the reason on stdout)
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -40,6 +42,7 @@ constexpr char kFooter[] =
     "  3  submit --wait, watch: the job failed\n"
     "  4  submit --wait, watch: the job was cancelled\n"
     "  5  submit --wait, watch: --wait-timeout passed first (the job keeps running)\n"
+    "  6  verify: the proof does not verify\n"
     "Environment: PROVD_ADDR (default for --addr), PROVD_TOKEN (bearer token, when no\n"
     "--token-file).";
 
@@ -55,6 +58,7 @@ struct CommandLine {
   std::string job_id;  // status, cancel
   WatchArgs watch;
   ListArgs list;
+  VerifyArgs verify;
 };
 
 void AddGlobalFlags(CLI::App& app, CommandLine& line) {
@@ -141,6 +145,20 @@ CLI::App* AddList(CLI::App& app, ListArgs& args) {
   return list;
 }
 
+CLI::App* AddVerify(CLI::App& app, VerifyArgs& args) {
+  CLI::App* verify = app.add_subcommand(
+      "verify", "Have the daemon verify a Groth16 proof; exit 0 if valid, 6 if not");
+  CLI::Option* zkey =
+      verify->add_option("--zkey", args.zkey,
+                         "Verify against this key in the daemon's key dir (its verification key)");
+  CLI::Option* vkey = verify->add_option("--vkey", args.vkey_path,
+                                         "Verify against this verification_key.json (sent inline)");
+  zkey->excludes(vkey);
+  verify->add_option("--proof", args.proof_path, "proof.json")->required();
+  verify->add_option("--public", args.public_path, "public.json")->required();
+  return verify;
+}
+
 // A command that takes one job id (status, cancel).
 CLI::App* AddJobCommand(CLI::App& app, const std::string& name, const std::string& description,
                         std::string& job_id) {
@@ -179,6 +197,7 @@ int Main(int argc, char** argv) {
   CLI::App* watch = AddWatch(app, line.watch);
   CLI::App* cancel = AddJobCommand(app, "cancel", "Cancel a job", line.job_id);
   CLI::App* list = AddList(app, line.list);
+  CLI::App* verify = AddVerify(app, line.verify);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -194,6 +213,7 @@ int Main(int argc, char** argv) {
   if (watch->parsed()) return commands.Watch(line.watch);
   if (cancel->parsed()) return commands.Cancel(line.job_id);
   if (list->parsed()) return commands.List(line.list);
+  if (verify->parsed()) return commands.Verify(line.verify);
   return kExitUsage;
 }
 

@@ -1,6 +1,7 @@
 #include "client/provctl_commands.hpp"
 
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "absl/random/random.h"
@@ -100,6 +101,32 @@ absl::StatusOr<provd::v1::SubmitJobRequest> BuildSubmitRequest(const SubmitArgs&
     if (absl::Status s = SetSeed(args.seed_hex, *spec); !s.ok()) return s;
   }
   if (args.deadline_seconds > 0) SetDeadline(args.deadline_seconds, request);
+  return request;
+}
+
+absl::StatusOr<provd::v1::VerifyProofRequest> BuildVerifyRequest(const VerifyArgs& args) {
+  if (args.zkey.empty() == args.vkey_path.empty()) {
+    return absl::InvalidArgumentError(
+        "give one of --zkey (a key in the daemon's key dir) and "
+        "--vkey (a verification_key.json here)");
+  }
+  provd::v1::VerifyProofRequest request;
+  if (!args.zkey.empty()) {
+    request.set_zkey_name(args.zkey);
+  } else {
+    absl::StatusOr<std::string> vkey = ReadWholeFile(args.vkey_path);
+    if (!vkey.ok())
+      return absl::InvalidArgumentError(absl::StrCat("--vkey ", vkey.status().message()));
+    request.set_verification_key_json(*std::move(vkey));
+  }
+  for (const auto& [flag, path, field] :
+       {std::tuple{"--proof", &args.proof_path, request.mutable_proof_json()},
+        std::tuple{"--public", &args.public_path, request.mutable_public_json()}}) {
+    absl::StatusOr<std::string> text = ReadWholeFile(*path);
+    if (!text.ok())
+      return absl::InvalidArgumentError(absl::StrCat(flag, " ", text.status().message()));
+    *field = *std::move(text);
+  }
   return request;
 }
 
@@ -293,6 +320,20 @@ int Commands::List(const ListArgs& args) {
     out_ << FormatJobList(*response) << std::flush;
   }
   return kExitOk;
+}
+
+int Commands::Verify(const VerifyArgs& args) {
+  absl::StatusOr<provd::v1::VerifyProofRequest> request = BuildVerifyRequest(args);
+  if (!request.ok()) return UsageError(err_, request.status().message());
+  absl::StatusOr<provd::v1::VerifyProofResponse> response = client_.VerifyProof(*request);
+  if (!response.ok()) return CallFailed("verify", response.status());
+  if (json_) {
+    PrintLine(ToJson(*response, /*include_defaults=*/true));
+  } else {
+    PrintLine(response->valid() ? absl::StrCat("OK (", response->curve(), ")")
+                                : absl::StrCat("INVALID: ", response->reason()));
+  }
+  return response->valid() ? kExitOk : kExitProofInvalid;
 }
 
 }  // namespace provd::client

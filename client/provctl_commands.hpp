@@ -25,6 +25,7 @@ enum ExitCode : int {
   kExitJobFailed = 3,     // submit --wait / watch: the job ended FAILED
   kExitJobCancelled = 4,  // submit --wait / watch: the job ended CANCELLED
   kExitWaitTimeout = 5,   // submit --wait / watch: --wait-timeout passed first
+  kExitProofInvalid = 6,  // verify: the proof is well-formed but does not verify
 };
 
 struct SubmitArgs {
@@ -44,6 +45,13 @@ struct WatchArgs {
   std::string job_id;
   uint64_t from_sequence = 0;
   double wait_timeout_seconds = 0;  // 0: wait as long as it takes
+};
+
+struct VerifyArgs {
+  std::string zkey;       // a key name in the daemon's key dir, or
+  std::string vkey_path;  // a local verification_key.json, sent inline
+  std::string proof_path;
+  std::string public_path;
 };
 
 struct ListArgs {
@@ -69,6 +77,7 @@ class Commands {
   int Watch(const WatchArgs& args);
   int Cancel(const std::string& job_id);
   int List(const ListArgs& args);
+  int Verify(const VerifyArgs& args);
 
  private:
   // "provctl: WHAT failed: CODE: message" on err; returns kExitCallFailed.

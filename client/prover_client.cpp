@@ -204,6 +204,17 @@ absl::StatusOr<provd::v1::ListJobsResponse> ProverClient::ListJobs(
   return response;
 }
 
+absl::StatusOr<provd::v1::VerifyProofResponse> ProverClient::VerifyProof(
+    const provd::v1::VerifyProofRequest& request) {
+  grpc::ClientContext context;
+  PrepareUnaryContext(context);
+  provd::v1::VerifyProofResponse response;
+  if (grpc::Status s = prover_->VerifyProof(&context, request, &response); !s.ok()) {
+    return FromGrpcStatus(s);
+  }
+  return response;
+}
+
 absl::Status ProverClient::WatchJob(
     const provd::v1::WatchJobRequest& request,
     const std::function<void(const provd::v1::JobEvent&)>& on_event) {

@@ -64,6 +64,8 @@ class ProverClient {
   absl::StatusOr<provd::v1::Job> GetJob(const std::string& job_id);
   absl::StatusOr<provd::v1::Job> CancelJob(const std::string& job_id);
   absl::StatusOr<provd::v1::ListJobsResponse> ListJobs(const provd::v1::ListJobsRequest& request);
+  absl::StatusOr<provd::v1::VerifyProofResponse> VerifyProof(
+      const provd::v1::VerifyProofRequest& request);
   // Calls `on_event` for every event until the stream ends (after the job's final event).
   absl::Status WatchJob(const provd::v1::WatchJobRequest& request,
                         const std::function<void(const provd::v1::JobEvent&)>& on_event);

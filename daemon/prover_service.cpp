@@ -1,12 +1,14 @@
 #include "daemon/prover_service.hpp"
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "daemon/grpc_status.hpp"
 #include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
 #include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/verifier.hpp"
 #include "prover_core/groth16/witness_file.hpp"
 #include "spdlog/spdlog.h"
 
@@ -200,6 +202,58 @@ grpc::Status ProverService::ListJobs(grpc::ServerContext* context,
   if (!page.ok()) return ToGrpcStatus(page.status());
   for (provd::v1::Job& job : page->jobs) *response->add_jobs() = std::move(job);
   response->set_next_page_token(page->next_page_token);
+  return grpc::Status::OK;
+}
+
+absl::StatusOr<provd::v1::VerifyProofResponse> ProverService::Verify(
+    const provd::v1::VerifyProofRequest& request) {
+  groth16::AnyPreparedVerificationKey key;
+  switch (request.key_case()) {
+    case provd::v1::VerifyProofRequest::kZkeyName: {
+      absl::StatusOr<groth16::LoadedKey> loaded = keys_.Get(request.zkey_name());
+      if (!loaded.ok()) return AsFieldError("zkey_name", loaded.status(), keys_.key_dir());
+      key = loaded->verifying;
+      break;
+    }
+    case provd::v1::VerifyProofRequest::kVerificationKeyJson: {
+      absl::StatusOr<groth16::AnyVerificationKey> parsed =
+          groth16::ParseVerificationKeyJson(request.verification_key_json());
+      if (!parsed.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("verification_key_json: ", parsed.status().message()));
+      }
+      key = groth16::PrepareVerificationKey(*std::move(parsed));
+      break;
+    }
+    case provd::v1::VerifyProofRequest::KEY_NOT_SET:
+      return absl::InvalidArgumentError(
+          "key: give zkey_name or verification_key_json, the key to verify against");
+  }
+  if (request.proof_json().empty()) return absl::InvalidArgumentError("proof_json: empty");
+  if (request.public_json().empty()) return absl::InvalidArgumentError("public_json: empty");
+  absl::StatusOr<groth16::VerifyOutcome> outcome =
+      groth16::VerifyProofJson(key, request.proof_json(), request.public_json());
+  if (!outcome.ok()) {
+    // The verifier names the field inside the file ("pi_b[1][0]: ..."); say which file.
+    const absl::string_view message = outcome.status().message();
+    const bool about_signals = absl::StartsWith(message, "public signal");
+    return absl::InvalidArgumentError(
+        absl::StrCat(about_signals ? "public_json: " : "proof_json: ", message));
+  }
+  provd::v1::VerifyProofResponse response;
+  response.set_valid(outcome->valid);
+  response.set_reason(outcome->reason);
+  response.set_curve(groth16::SnarkjsCurveName(groth16::KeyCurve(key)));
+  return response;
+}
+
+grpc::Status ProverService::VerifyProof(grpc::ServerContext* context,
+                                        const provd::v1::VerifyProofRequest* request,
+                                        provd::v1::VerifyProofResponse* response) {
+  if (absl::Status s = auth_.Check(*context); !s.ok()) return ToGrpcStatus(s);
+  absl::StatusOr<provd::v1::VerifyProofResponse> verdict = Verify(*request);
+  if (!verdict.ok()) return ToGrpcStatus(verdict.status());
+  *response = *std::move(verdict);
   return grpc::Status::OK;
 }
 

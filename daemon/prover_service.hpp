@@ -46,12 +46,17 @@ class ProverService final : public provd::v1::Prover::Service {
                          provd::v1::Job* response) override;
   grpc::Status ListJobs(grpc::ServerContext* context, const provd::v1::ListJobsRequest* request,
                         provd::v1::ListJobsResponse* response) override;
+  grpc::Status VerifyProof(grpc::ServerContext* context,
+                           const provd::v1::VerifyProofRequest* request,
+                           provd::v1::VerifyProofResponse* response) override;
 
  private:
   absl::Status Submit(const provd::v1::SubmitJobRequest& request,
                       provd::v1::SubmitJobResponse& response);
   // The key and the witness, checked against each other.
   absl::Status CheckGroth16(const provd::v1::Groth16Spec& spec);
+  absl::StatusOr<provd::v1::VerifyProofResponse> Verify(
+      const provd::v1::VerifyProofRequest& request);
 
   const RequestLimits limits_;
   const BearerTokenCheck auth_;

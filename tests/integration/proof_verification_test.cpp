@@ -193,5 +193,112 @@ TEST_F(ProofVerificationTest, WithVerificationOffALyingGpuGetsItsProofOut) {
   EXPECT_THAT(Metrics(), ::testing::Not(HasSubstr("provd_proof_verifications_total{")));
 }
 
+TEST_F(ProofVerificationTest, TheVerifyProofRpcAndProvctlVerifyAgreeWithSnarkjs) {
+  StartDaemon({"--cpu-workers", "1"});
+  ASSERT_NE(daemon_, nullptr);
+  const std::filesystem::path bn = CircuitCase("mult_bn128"), bls = CircuitCase("mult_bls12381");
+  auto request = [](const std::filesystem::path& c) {
+    provd::v1::VerifyProofRequest r;
+    r.set_proof_json(ReadFile(c / "snarkjs_proof.json"));
+    r.set_public_json(ReadFile(c / "snarkjs_public.json"));
+    return r;
+  };
+
+  provd::v1::VerifyProofRequest by_name = request(bn);
+  by_name.set_zkey_name("mult.zkey");
+  auto verdict = client_->VerifyProof(by_name);
+  ASSERT_THAT(verdict, IsOk());
+  EXPECT_TRUE(verdict->valid()) << verdict->reason();
+  EXPECT_EQ(verdict->curve(), "bn128");
+
+  provd::v1::VerifyProofRequest inline_key = request(bls);
+  inline_key.set_verification_key_json(ReadFile(bls / "vkey.json"));
+  verdict = client_->VerifyProof(inline_key);
+  ASSERT_THAT(verdict, IsOk());
+  EXPECT_TRUE(verdict->valid()) << verdict->reason();
+  EXPECT_EQ(verdict->curve(), "bls12381");
+
+  // A public signal that is not the proof's: valid = false with snarkjs's verdict.
+  TempDir dir;
+  std::string other_public = ReadFile(bn / "snarkjs_public.json");
+  const size_t digit = other_public.find_first_of("0123456789");
+  ASSERT_NE(digit, std::string::npos);
+  other_public[digit] = other_public[digit] == '1' ? '2' : '1';
+  WriteFile(dir / "public.json", other_public);
+  provd::v1::VerifyProofRequest tampered = by_name;
+  tampered.set_public_json(other_public);
+  verdict = client_->VerifyProof(tampered);
+  ASSERT_THAT(verdict, IsOk());
+  EXPECT_FALSE(verdict->valid());
+  EXPECT_EQ(verdict->reason(), "Invalid proof");
+  EXPECT_FALSE(SnarkjsAccepts(PROVD_SNARKJS, bn / "vkey.json", other_public,
+                              ReadFile(bn / "snarkjs_proof.json")));
+
+  // Malformed requests: INVALID_ARGUMENT naming the field.
+  provd::v1::VerifyProofRequest no_key = request(bn);
+  EXPECT_THAT(client_->VerifyProof(no_key).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("key")));
+  provd::v1::VerifyProofRequest absent = by_name;
+  absent.set_zkey_name("absent.zkey");
+  EXPECT_THAT(client_->VerifyProof(absent).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("zkey_name")));
+  provd::v1::VerifyProofRequest escape = by_name;
+  escape.set_zkey_name("../mult.zkey");
+  EXPECT_THAT(client_->VerifyProof(escape).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("zkey_name")));
+  provd::v1::VerifyProofRequest bad_vkey = inline_key;
+  bad_vkey.set_verification_key_json("{\"protocol\": \"plonk\"}");
+  EXPECT_THAT(
+      client_->VerifyProof(bad_vkey).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("verification_key_json: protocol")));
+  provd::v1::VerifyProofRequest no_pi_b = by_name;
+  no_pi_b.set_proof_json("{\"pi_a\": [\"1\", \"2\", \"1\"]}");
+  EXPECT_THAT(client_->VerifyProof(no_pi_b).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("proof_json: missing pi_b")));
+  provd::v1::VerifyProofRequest words = by_name;
+  words.set_public_json("[\"one\"]");
+  EXPECT_THAT(
+      client_->VerifyProof(words).status(),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("public_json: public signal 0")));
+  provd::v1::VerifyProofRequest wrong_curve = by_name;
+  wrong_curve.set_proof_json(ReadFile(bls / "snarkjs_proof.json"));
+  EXPECT_THAT(client_->VerifyProof(wrong_curve).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("curve")));
+
+  // provctl verify: 0 and OK, 6 and the reason, 2 for bad usage; the daemon serves on.
+  const std::string proof = (bn / "snarkjs_proof.json").string();
+  absl::StatusOr<ExitInfo> run =
+      daemon_->Provctl({"verify", "--zkey", "mult.zkey", "--proof", proof, "--public",
+                        (bn / "snarkjs_public.json").string()});
+  ASSERT_THAT(run, IsOk());
+  EXPECT_EQ(run->code, 0) << run->stderr_text;
+  EXPECT_THAT(run->stdout_text, HasSubstr("OK (bn128)"));
+  run = daemon_->Provctl({"verify", "--vkey", (bn / "vkey.json").string(), "--proof", proof,
+                          "--public", (dir / "public.json").string()});
+  ASSERT_THAT(run, IsOk());
+  EXPECT_EQ(run->code, 6) << run->stderr_text;
+  EXPECT_THAT(run->stdout_text, HasSubstr("INVALID: Invalid proof"));
+  run = daemon_->Provctl({"verify", "--json", "--zkey", "mult.zkey", "--proof", proof, "--public",
+                          (dir / "public.json").string()});
+  ASSERT_THAT(run, IsOk());
+  EXPECT_EQ(run->code, 6);
+  EXPECT_THAT(run->stdout_text, HasSubstr("\"valid\":false"));
+  run = daemon_->Provctl({"verify", "--proof", proof, "--public", proof});
+  ASSERT_THAT(run, IsOk());
+  EXPECT_EQ(run->code, 2);
+  EXPECT_THAT(run->stderr_text, HasSubstr("--zkey"));
+  run = daemon_->Provctl(
+      {"verify", "--zkey", "mult.zkey", "--proof", (dir / "absent").string(), "--public", proof});
+  ASSERT_THAT(run, IsOk());
+  EXPECT_EQ(run->code, 2);
+  EXPECT_THAT(run->stderr_text, HasSubstr("--proof"));
+  run = daemon_->Provctl({"verify", "--zkey", "mult.zkey", "--proof", proof, "--public",
+                          (dir / "public.json").string(), "--vkey", (bn / "vkey.json").string()});
+  ASSERT_THAT(run, IsOk());
+  EXPECT_EQ(run->code, 2);
+  auto health = client_->Health("");
+  ASSERT_THAT(health, IsOk());
+}
+
 }  // namespace
 }  // namespace provd::testing
