@@ -20,6 +20,7 @@
 #include "daemon/atomic_file.hpp"
 #include "daemon/gpu_detect.hpp"
 #include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/verifier.hpp"
 #include "prover_core/thread_pool.hpp"
 
 namespace provd::daemon {
@@ -273,6 +274,22 @@ int RunProve(const ProveCommand& command) {
   }
   if (!proof.ok()) {
     std::cerr << "provd prove: " << proof.status().ToString() << "\n";
+    return kExitFailed;
+  }
+  // What is handed out is verified first, against the zkey's own verification key, as the
+  // daemon does (about a millisecond).
+  absl::StatusOr<groth16::AnyVerificationKey> vkey =
+      groth16::VerificationKeyFromZkey(groth16::KeyFile(*key));
+  if (!vkey.ok()) {
+    std::cerr << "provd prove: " << vkey.status().ToString() << "\n";
+    return kExitFailed;
+  }
+  const groth16::VerifyOutcome verdict =
+      groth16::VerifyArtifacts(groth16::PrepareVerificationKey(*std::move(vkey)), *proof);
+  if (!verdict.valid) {
+    std::cerr << "provd prove: the proof fails verification against the key's own verification "
+                 "key ("
+              << verdict.reason << "); nothing written\n";
     return kExitFailed;
   }
   for (const auto& [path, contents] : {std::pair{command.proof_out, &proof->proof_json},

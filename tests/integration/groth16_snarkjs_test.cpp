@@ -18,6 +18,7 @@
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/proof_format.hpp"
 #include "tests/support/circuits.hpp"
+#include "tests/support/inconsistent_zkey.hpp"
 #include "tests/support/proving.hpp"
 #include "tests/support/status_matchers.hpp"
 #include "tests/support/subprocess.hpp"
@@ -392,6 +393,23 @@ TEST(ProveCommand, WritesVerifiableFilesAndFailsClearly) {
   EXPECT_TRUE(SnarkjsAccepts(c / "vkey.json", testing::ReadFile(dir / "public.json"), first));
   prove({"--seed", "0x00FF"});
   EXPECT_EQ(testing::ReadFile(dir / "proof.json"), first);  // same seed, same proof
+
+  // A key whose verification key does not match: the proof is not written.
+  testing::WriteFile(dir / "inconsistent.zkey", testing::ZkeyWithWrongGamma2(c / "circuit.zkey"));
+  fs::remove(dir / "proof.json");
+  {
+    std::vector<std::string> argv = {PROVD_BINARY,   "prove",
+                                     "--zkey",       (dir / "inconsistent.zkey").string(),
+                                     "--witness",    (c / "witness.wtns").string(),
+                                     "--proof-out",  (dir / "proof.json").string(),
+                                     "--public-out", (dir / "public.json").string()};
+    absl::StatusOr<testing::ExitInfo> run =
+        testing::RunToCompletion(argv, dir.path(), absl::Seconds(60));
+    ASSERT_THAT(run, IsOk());
+    EXPECT_EQ(run->code, 1) << run->stderr_text;
+    EXPECT_THAT(run->stderr_text, HasSubstr("fails verification"));
+    EXPECT_FALSE(fs::exists(dir / "proof.json"));
+  }
 
   testing::ExitInfo bad_seed = prove({"--seed", "xyz"});
   EXPECT_TRUE(bad_seed.exited && bad_seed.code == 2);
