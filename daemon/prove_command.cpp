@@ -284,8 +284,13 @@ int RunProve(const ProveCommand& command) {
     std::cerr << "provd prove: " << vkey.status().ToString() << "\n";
     return kExitFailed;
   }
+  const absl::Time verify_start = absl::Now();
   const groth16::VerifyOutcome verdict =
       groth16::VerifyArtifacts(groth16::PrepareVerificationKey(*std::move(vkey)), *proof);
+  if (command.verbose) {
+    std::cerr << absl::StrFormat("provd prove: verified in %.2f ms (key preparation included)\n",
+                                 absl::ToDoubleMilliseconds(absl::Now() - verify_start));
+  }
   if (!verdict.valid) {
     std::cerr << "provd prove: the proof fails verification against the key's own verification "
                  "key ("
