@@ -1,5 +1,6 @@
 #include "daemon/verify_command.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -18,10 +19,15 @@ constexpr int kInvalid = 1;
 constexpr int kMalformed = 2;
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " ", path, ": is a directory"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::InvalidArgumentError(absl::StrCat(what, " ", path, ": cannot be read"));
   std::ostringstream text;
   text << in.rdbuf();
+  if (in.bad()) return absl::InvalidArgumentError(absl::StrCat(what, " ", path, ": read error"));
   return text.str();
 }
 

@@ -220,6 +220,10 @@ TEST(VerifyMalformed, ExitTwoNamingTheField) {
   EXPECT_THAT(run.out, HasSubstr("cannot be read"));
   run = Provd({"vkey", "--zkey", (c / "vkey.json").string()});
   EXPECT_EQ(run.code, 2);
+  run = Provd({"verify", "--zkey", (c / "circuit.zkey").string(), "--proof", dir.path().string(),
+               "--public", (dir / "public.json").string()});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_THAT(run.out, HasSubstr("is a directory"));
 }
 
 TEST(VerifyMalformed, VerificationKeyJsonErrorsNameTheField) {
