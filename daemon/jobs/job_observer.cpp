@@ -1,5 +1,7 @@
 #include "daemon/jobs/job_observer.hpp"
 
+#include <set>
+
 #include "google/protobuf/util/time_util.h"
 #include "spdlog/spdlog.h"
 
@@ -13,18 +15,6 @@ uint32_t RoundIndex(plan::Round round) { return static_cast<uint32_t>(round); }
 }  // namespace
 
 void JobObserver::Record(provd::v1::JobEvent event) {
-  switch (event.event_case()) {
-    case provd::v1::JobEvent::kRoundStarted:
-      if (event.round_started().has_gpu_index()) {
-        attempt_gpus_.insert(event.round_started().gpu_index());
-      }
-      break;
-    case provd::v1::JobEvent::kDeviceReturned:
-      attempt_gpus_.insert(event.device_returned().gpu_index());
-      break;
-    default:
-      break;
-  }
   attempt_events_.push_back(event);
   // A progress event that cannot be written is logged, not fatal: the proof itself is fine, and
   // the final state (written with its own transaction) is what clients depend on.
@@ -41,9 +31,14 @@ provd::v1::JobEvent::ProofRejected JobObserver::EndRejectedAttempt(std::string r
   provd::v1::Job attempt;
   RoundsFromEvents(attempt_events_, attempt);
   *rejected.mutable_rounds() = std::move(*attempt.mutable_rounds());
-  for (uint32_t gpu : attempt_gpus_) rejected.add_gpu_indices(gpu);
+  std::set<uint32_t> gpus;  // those that ran at least one chunk
+  for (const provd::v1::RoundExecution& round : rejected.rounds()) {
+    for (const provd::v1::ChunkSpan& span : round.spans()) {
+      if (span.backend() == provd::v1::BACKEND_GPU) gpus.insert(span.gpu_index());
+    }
+  }
+  for (uint32_t gpu : gpus) rejected.add_gpu_indices(gpu);
   attempt_events_.clear();
-  attempt_gpus_.clear();
   return rejected;
 }
 

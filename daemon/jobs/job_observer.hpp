@@ -4,7 +4,6 @@
 
 #include <functional>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -73,9 +72,8 @@ class JobObserver final : public plan::ProofObserver {
   std::optional<absl::Time> segment_start_;  // unset until the first round starts
   const arbiter::DeviceLease* lease_ = nullptr;
   std::function<void(size_t)> on_device_retired_;
-  // The events of the current attempt, and the GPUs its chunks ran on.
+  // The events of the current attempt (its rounds, and so its GPUs, are read from them).
   std::vector<provd::v1::JobEvent> attempt_events_;
-  std::set<uint32_t> attempt_gpus_;
 };
 
 }  // namespace provd::daemon
