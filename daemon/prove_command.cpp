@@ -20,6 +20,7 @@
 #include "daemon/atomic_file.hpp"
 #include "daemon/gpu_detect.hpp"
 #include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/key_cache.hpp"
 #include "prover_core/groth16/verifier.hpp"
 #include "prover_core/thread_pool.hpp"
 
@@ -209,7 +210,8 @@ int RunProve(const ProveCommand& command) {
   ThreadPool& pool = DefaultThreadPool();
 
   const absl::Time start = absl::Now();
-  absl::StatusOr<groth16::AnyProvingKey> key = groth16::LoadProvingKey(command.zkey);
+  // With its verification key: what is handed out is verified first, as the daemon does.
+  absl::StatusOr<groth16::LoadedKey> key = groth16::LoadKey(command.zkey);
   if (!key.ok()) {
     std::cerr << "provd prove: " << key.status().ToString() << "\n";
     return kExitFailed;
@@ -263,7 +265,7 @@ int RunProve(const ProveCommand& command) {
     devices.gpus = gpu_backends.get();
   }
   absl::StatusOr<groth16::ProofArtifacts> proof =
-      groth16::Prove(*key, *witness, options, pool, devices, &observer);
+      groth16::Prove(key->proving, *witness, options, pool, devices, &observer);
   if (lease.has_value()) {
     const std::optional<size_t> device = lease->device();
     lease.reset();  // the device is free from here on, before the outputs are written
@@ -276,19 +278,10 @@ int RunProve(const ProveCommand& command) {
     std::cerr << "provd prove: " << proof.status().ToString() << "\n";
     return kExitFailed;
   }
-  // What is handed out is verified first, against the zkey's own verification key, as the
-  // daemon does (about a millisecond).
-  absl::StatusOr<groth16::AnyVerificationKey> vkey =
-      groth16::VerificationKeyFromZkey(groth16::KeyFile(*key));
-  if (!vkey.ok()) {
-    std::cerr << "provd prove: " << vkey.status().ToString() << "\n";
-    return kExitFailed;
-  }
   const absl::Time verify_start = absl::Now();
-  const groth16::VerifyOutcome verdict =
-      groth16::VerifyArtifacts(groth16::PrepareVerificationKey(*std::move(vkey)), *proof);
+  const groth16::VerifyOutcome verdict = groth16::VerifyArtifacts(key->verifying, *proof);
   if (command.verbose) {
-    std::cerr << absl::StrFormat("provd prove: verified in %.2f ms (key preparation included)\n",
+    std::cerr << absl::StrFormat("provd prove: verified in %.2f ms\n",
                                  absl::ToDoubleMilliseconds(absl::Now() - verify_start));
   }
   if (!verdict.valid) {
@@ -312,7 +305,7 @@ int RunProve(const ProveCommand& command) {
     }
   }
   if (command.verbose) {
-    const groth16::ZkeyHeader& h = groth16::KeyFile(*key).header();
+    const groth16::ZkeyHeader& h = groth16::KeyFile(key->proving).header();
     std::cerr << absl::StrFormat(
         "provd prove: %s, %d variables, %d public, domain 2^%d, %d threads, %s; "
         "load %.3f s, total %.3f s\n",

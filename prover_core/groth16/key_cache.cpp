@@ -12,14 +12,6 @@
 namespace provd::groth16 {
 namespace {
 
-absl::StatusOr<LoadedKey> Load(const std::string& path) {
-  absl::StatusOr<AnyProvingKey> proving = LoadProvingKey(path);
-  if (!proving.ok()) return proving.status();
-  absl::StatusOr<AnyVerificationKey> verifying = VerificationKeyFromZkey(KeyFile(*proving));
-  if (!verifying.ok()) return verifying.status();
-  return LoadedKey{*std::move(proving), PrepareVerificationKey(*std::move(verifying))};
-}
-
 uint64_t KeyBytes(const AnyProvingKey& key) {
   const ZkeyFile& file = KeyFile(key);
   return std::visit(
@@ -31,6 +23,14 @@ uint64_t KeyBytes(const AnyProvingKey& key) {
 }
 
 }  // namespace
+
+absl::StatusOr<LoadedKey> LoadKey(const std::string& path) {
+  absl::StatusOr<AnyProvingKey> proving = LoadProvingKey(path);
+  if (!proving.ok()) return proving.status();
+  absl::StatusOr<AnyVerificationKey> verifying = VerificationKeyFromZkey(KeyFile(*proving));
+  if (!verifying.ok()) return verifying.status();
+  return LoadedKey{*std::move(proving), PrepareVerificationKey(*std::move(verifying))};
+}
 
 ProvingKeyCache::ProvingKeyCache(std::filesystem::path key_dir, uint64_t budget_bytes)
     : key_dir_(std::move(key_dir)), budget_bytes_(budget_bytes) {}
@@ -106,7 +106,7 @@ absl::StatusOr<LoadedKey> ProvingKeyCache::Get(const std::string& name) {
     // this one wait on the future instead of loading it again.
     absl::StatusOr<LoadedKey> key = absl::InternalError("unset");
     try {
-      key = Load(key_id);
+      key = LoadKey(key_id);
     } catch (const std::bad_alloc&) {  // e.g. the index of a huge key: an error, not a crash
       key = absl::ResourceExhaustedError(absl::StrCat("key \"", name, "\": out of memory"));
     }

@@ -28,6 +28,9 @@ struct LoadedKey {
   AnyPreparedVerificationKey verifying;  // from the same zkey's header and IC section
 };
 
+// The key at `path` as the cache holds it (for a one-shot prover, which has no cache).
+absl::StatusOr<LoadedKey> LoadKey(const std::string& path);
+
 class ProvingKeyCache {
  public:
   struct Stats {
