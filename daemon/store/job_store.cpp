@@ -454,22 +454,23 @@ absl::StatusOr<uint64_t> JobStore::AppendLocked(const std::string& id, JobEvent 
 }
 
 absl::StatusOr<uint64_t> JobStore::Append(const std::string& id, JobEvent event) {
-  std::lock_guard lock(mutex_);
-  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
-  if (!tx.ok()) return tx.status();
-  absl::StatusOr<uint64_t> sequence = AppendLocked(id, std::move(event), absl::Now());
-  if (!sequence.ok()) return sequence.status();
-  if (absl::Status s = tx->Commit(); !s.ok()) return s;
-  return sequence;
+  return AppendCommitted(id, std::move(event), /*drop_checkpoints=*/false);
 }
 
 absl::StatusOr<uint64_t> JobStore::AppendRejection(const std::string& id, JobEvent event) {
+  return AppendCommitted(id, std::move(event), /*drop_checkpoints=*/true);
+}
+
+absl::StatusOr<uint64_t> JobStore::AppendCommitted(const std::string& id, JobEvent event,
+                                                   bool drop_checkpoints) {
   std::lock_guard lock(mutex_);
   absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
   if (!tx.ok()) return tx.status();
   absl::StatusOr<uint64_t> sequence = AppendLocked(id, std::move(event), absl::Now());
   if (!sequence.ok()) return sequence.status();
-  if (absl::Status s = DropCheckpointsLocked(id); !s.ok()) return s;
+  if (drop_checkpoints) {
+    if (absl::Status s = DropCheckpointsLocked(id); !s.ok()) return s;
+  }
   if (absl::Status s = tx->Commit(); !s.ok()) return s;
   return sequence;
 }

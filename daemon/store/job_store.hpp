@@ -157,6 +157,10 @@ class JobStore {
                                         absl::Time now);
   // RUNNING -> QUEUED with its Queued{requeued} event, inside the caller's transaction.
   absl::Status RequeueLocked(const std::string& id, absl::Time now);
+  // One event in a transaction of its own, with the job's MSM progress dropped in it too if
+  // `drop_checkpoints`.
+  absl::StatusOr<uint64_t> AppendCommitted(const std::string& id, provd::v1::JobEvent event,
+                                           bool drop_checkpoints);
   absl::Status DropCheckpointsLocked(const std::string& id);
   absl::Status SetStateLocked(const std::string& id, provd::v1::JobState from,
                               provd::v1::JobState to);
