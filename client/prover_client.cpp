@@ -145,74 +145,58 @@ void ProverClient::PauseBeforeRetry(std::chrono::system_clock::time_point until)
   if (channel_->WaitForConnected(until)) std::this_thread::sleep_until(until);
 }
 
-absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> ProverClient::Health(
-    const std::string& service) {
+template <typename Response, typename Call>
+absl::StatusOr<Response> ProverClient::Unary(Call call) const {
   grpc::ClientContext context;
   PrepareUnaryContext(context);
+  Response response;
+  if (grpc::Status s = call(&context, &response); !s.ok()) return FromGrpcStatus(s);
+  return response;
+}
+
+absl::StatusOr<grpc::health::v1::HealthCheckResponse::ServingStatus> ProverClient::Health(
+    const std::string& service) {
   grpc::health::v1::HealthCheckRequest request;
   request.set_service(service);
-  grpc::health::v1::HealthCheckResponse response;
-  if (grpc::Status s = health_->Check(&context, request, &response); !s.ok()) {
-    return FromGrpcStatus(s);
-  }
-  return response.status();
+  absl::StatusOr<grpc::health::v1::HealthCheckResponse> response =
+      Unary<grpc::health::v1::HealthCheckResponse>(
+          [&](auto* context, auto* out) { return health_->Check(context, request, out); });
+  if (!response.ok()) return response.status();
+  return response->status();
 }
 
 absl::StatusOr<provd::v1::SubmitJobResponse> ProverClient::SubmitJob(
     const provd::v1::SubmitJobRequest& request) {
-  grpc::ClientContext context;
-  PrepareUnaryContext(context);
-  provd::v1::SubmitJobResponse response;
-  if (grpc::Status s = prover_->SubmitJob(&context, request, &response); !s.ok()) {
-    return FromGrpcStatus(s);
-  }
-  return response;
+  return Unary<provd::v1::SubmitJobResponse>([&](auto* context, auto* response) {
+    return prover_->SubmitJob(context, request, response);
+  });
 }
 
 absl::StatusOr<provd::v1::Job> ProverClient::GetJob(const std::string& job_id) {
-  grpc::ClientContext context;
-  PrepareUnaryContext(context);
   provd::v1::GetJobRequest request;
   request.set_job_id(job_id);
-  provd::v1::Job job;
-  if (grpc::Status s = prover_->GetJob(&context, request, &job); !s.ok()) {
-    return FromGrpcStatus(s);
-  }
-  return job;
+  return Unary<provd::v1::Job>(
+      [&](auto* context, auto* job) { return prover_->GetJob(context, request, job); });
 }
 
 absl::StatusOr<provd::v1::Job> ProverClient::CancelJob(const std::string& job_id) {
-  grpc::ClientContext context;
-  PrepareUnaryContext(context);
   provd::v1::CancelJobRequest request;
   request.set_job_id(job_id);
-  provd::v1::Job job;
-  if (grpc::Status s = prover_->CancelJob(&context, request, &job); !s.ok()) {
-    return FromGrpcStatus(s);
-  }
-  return job;
+  return Unary<provd::v1::Job>(
+      [&](auto* context, auto* job) { return prover_->CancelJob(context, request, job); });
 }
 
 absl::StatusOr<provd::v1::ListJobsResponse> ProverClient::ListJobs(
     const provd::v1::ListJobsRequest& request) {
-  grpc::ClientContext context;
-  PrepareUnaryContext(context);
-  provd::v1::ListJobsResponse response;
-  if (grpc::Status s = prover_->ListJobs(&context, request, &response); !s.ok()) {
-    return FromGrpcStatus(s);
-  }
-  return response;
+  return Unary<provd::v1::ListJobsResponse>(
+      [&](auto* context, auto* response) { return prover_->ListJobs(context, request, response); });
 }
 
 absl::StatusOr<provd::v1::VerifyProofResponse> ProverClient::VerifyProof(
     const provd::v1::VerifyProofRequest& request) {
-  grpc::ClientContext context;
-  PrepareUnaryContext(context);
-  provd::v1::VerifyProofResponse response;
-  if (grpc::Status s = prover_->VerifyProof(&context, request, &response); !s.ok()) {
-    return FromGrpcStatus(s);
-  }
-  return response;
+  return Unary<provd::v1::VerifyProofResponse>([&](auto* context, auto* response) {
+    return prover_->VerifyProof(context, request, response);
+  });
 }
 
 absl::Status ProverClient::WatchJob(

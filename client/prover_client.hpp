@@ -87,6 +87,10 @@ class ProverClient {
                       std::chrono::system_clock::time_point deadline) const;
   // PrepareContext with the unary timeout from now.
   void PrepareUnaryContext(grpc::ClientContext& context) const;
+  // One unary call: `call(context, response)` makes it on a prepared context; a gRPC error
+  // becomes an absl::Status.
+  template <typename Response, typename Call>
+  absl::StatusOr<Response> Unary(Call call) const;
 
   ClientOptions options_;
   std::shared_ptr<grpc::Channel> channel_;
