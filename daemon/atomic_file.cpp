@@ -13,7 +13,7 @@
 namespace provd::daemon {
 
 absl::Status WriteFileAtomically(const std::filesystem::path& path,
-                                 std::span<const uint8_t> contents, unsigned mode) {
+                                 std::span<const std::span<const uint8_t>> parts, unsigned mode) {
   std::string temp = path.string() + ".tmpXXXXXX";
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   auto fail = [&](const char* step) {
@@ -23,12 +23,14 @@ absl::Status WriteFileAtomically(const std::filesystem::path& path,
   };
   if (fd < 0) return fail("create a temp file beside it");
   bool ok = ::fchmod(fd, static_cast<mode_t>(mode)) == 0;
-  size_t written = 0;
-  while (ok && written < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) written += static_cast<size_t>(n);
+  for (std::span<const uint8_t> contents : parts) {
+    size_t written = 0;
+    while (ok && written < contents.size()) {
+      const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      ok = n > 0;
+      if (ok) written += static_cast<size_t>(n);
+    }
   }
   ok = ok && ::fsync(fd) == 0;
   absl::Status status = ok ? absl::OkStatus() : fail("write");
@@ -36,6 +38,12 @@ absl::Status WriteFileAtomically(const std::filesystem::path& path,
   if (status.ok() && ::rename(temp.c_str(), path.c_str()) != 0) status = fail("rename into place");
   if (!status.ok()) ::unlink(temp.c_str());
   return status;
+}
+
+absl::Status WriteFileAtomically(const std::filesystem::path& path,
+                                 std::span<const uint8_t> contents, unsigned mode) {
+  const std::span<const uint8_t> parts[] = {contents};
+  return WriteFileAtomically(path, parts, mode);
 }
 
 absl::Status WriteFileAtomically(const std::filesystem::path& path, std::string_view contents) {

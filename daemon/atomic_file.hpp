@@ -16,6 +16,10 @@ namespace provd::daemon {
 absl::Status WriteFileAtomically(const std::filesystem::path& path,
                                  std::span<const uint8_t> contents, unsigned mode = 0644);
 absl::Status WriteFileAtomically(const std::filesystem::path& path, std::string_view contents);
+// The concatenation of `parts`, written without first copying them into one buffer.
+absl::Status WriteFileAtomically(const std::filesystem::path& path,
+                                 std::span<const std::span<const uint8_t>> parts,
+                                 unsigned mode = 0644);
 
 // WriteFileAtomically, then fsync of the directory, so that the rename itself survives a power
 // loss: what the job spool needs before a job may be acknowledged.

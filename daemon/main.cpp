@@ -18,6 +18,7 @@
 #include "daemon/locks_command.hpp"
 #include "daemon/logging.hpp"
 #include "daemon/prove_command.hpp"
+#include "daemon/stark_commit_command.hpp"
 #include "daemon/verify_command.hpp"
 #include "nlohmann/json.hpp"
 #include "provd/version.hpp"
@@ -128,6 +129,10 @@ int Main(int argc, char** argv) {
   VerifyCommand verify_command;
   CLI::App* verify = app.add_subcommand("verify", "Check a Groth16 proof against its key");
   AddVerifyFlags(*verify, verify_command);
+  StarkCommitCommand stark_commit_command;
+  CLI::App* stark_commit = app.add_subcommand(
+      "stark-commit", "Commit to a STARK trace: coset LDE and Poseidon Merkle tree (pil-stark's)");
+  AddStarkCommitFlags(*stark_commit, stark_commit_command);
   CLI::App* version = app.add_subcommand("version", "Print the build and the usable GPUs");
 
   try {
@@ -147,6 +152,7 @@ int Main(int argc, char** argv) {
   if (locks->parsed()) return RunLocks(locks_command);
   if (vkey->parsed()) return RunVkey(vkey_command);
   if (verify->parsed()) return RunVerify(verify_command);
+  if (stark_commit->parsed()) return RunStarkCommit(stark_commit_command);
   if (version->parsed()) return PrintVersion();
   return kExitUsage;
 }

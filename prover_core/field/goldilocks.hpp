@@ -34,13 +34,19 @@ class Goldilocks {
     r.v_ = v >= kP ? v - kP : v;
     return r;
   }
+  // Any 128-bit integer, reduced: lets sums of products be reduced once (Poseidon's MDS).
+  static constexpr Goldilocks FromUint128(u128 v) { return Raw(Reduce128(v)); }
   static constexpr Goldilocks FromCanonical(const Int& v) { return FromUint64(v.limbs[0]); }
   static constexpr Goldilocks FromIntReduced(const Int& v) { return FromUint64(v.limbs[0]); }
   static constexpr Int Modulus() { return Int::FromUint64(kP); }
-  // 7 generates the whole multiplicative group; it is also the smallest non-residue, which is
-  // how ffjavascript picks the roots of unity.
+  // 7 generates the whole multiplicative group; it is also the smallest non-residue.
   static constexpr uint64_t NonResidue() { return 7; }
   static constexpr Int OddPartOfPMinus1() { return Int::FromUint64(kEpsilon); }
+  // The primitive 2^32-th root of unity that every NTT domain over Goldilocks is built on. Not
+  // ffjavascript's 7^(2^32 - 1) (1753635133440165772): the STARK tools that provd's commitments
+  // must match bit for bit (pil-stark, Polygon's goldilocks library, Plonky2) all use this one,
+  // and another primitive root would permute every extended column.
+  static constexpr Goldilocks TwoAdicRoot() { return FromUint64(7277203076849721926ull); }
 
   static absl::StatusOr<Goldilocks> FromBytesLE(std::span<const uint8_t> bytes) {
     return Decode(bytes, /*montgomery=*/false);

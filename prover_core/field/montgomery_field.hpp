@@ -158,6 +158,9 @@ class Fp {
     constexpr Int t = C::kOddPart;
     return t;
   }
+  // The primitive 2^kTwoAdicity-th root of unity of every NTT domain: ffjavascript's nqr^t,
+  // which snarkjs's proving keys are built over.
+  static Fp TwoAdicRoot() { return FromUint64(NonResidue()).Pow(OddPartOfPMinus1()); }
 
   // Untrusted input: exactly kBytes little-endian bytes of a value < p, normal form.
   static absl::StatusOr<Fp> FromBytesLE(std::span<const uint8_t> bytes) {

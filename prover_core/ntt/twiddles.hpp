@@ -1,8 +1,8 @@
 // Roots of unity and per-domain twiddle tables, cached for the life of the process.
 //
-// The roots are the ones snarkjs/ffjavascript use: w_s = nqr^t for p - 1 = t * 2^s with nqr
-// the smallest quadratic non-residue, and w_k = w_s^(2^(s-k)). Groth16 proving keys are built
-// over exactly these roots, so any other choice would give proofs snarkjs rejects.
+// The roots are w_k = w_s^(2^(s-k)) for the field's TwoAdicRoot w_s: for the pairing fields the
+// one snarkjs/ffjavascript use (nqr^t for p - 1 = t * 2^s, nqr the smallest quadratic
+// non-residue), over which Groth16 proving keys are built; for Goldilocks the STARK tools' one.
 //
 // The cache is filled outside its lock (concurrent requests for one domain wait on a shared
 // future) and table filling uses the process pool, whose callers help with their own loops, so
@@ -22,10 +22,10 @@
 
 namespace provd::ntt {
 
-// The primitive 2^log_n-th root of unity ffjavascript uses; log_n <= F::kTwoAdicity.
+// The primitive 2^log_n-th root of unity of F's domains; log_n <= F::kTwoAdicity.
 template <typename F>
 F RootOfUnity(size_t log_n) {
-  static const F w_max = F::FromUint64(F::NonResidue()).Pow(F::OddPartOfPMinus1());
+  static const F w_max = F::TwoAdicRoot();
   F w = w_max;
   for (size_t k = F::kTwoAdicity; k > log_n; --k) w = w.Square();
   return w;

@@ -525,10 +525,30 @@ function wasmFrView(name, Fr) {
     };
 }
 
+// provd's Goldilocks domain is the STARK ecosystem's (Plonky2, Polygon's goldilocks library,
+// pil-stark): w_32 = 7277203076849721926, not ffjavascript's nqr^t. pil-stark's copy of this
+// very FFT class takes that root as its `w0` argument; ffjavascript's has no such argument, so
+// its root tables are rebuilt from w0 the way its constructor builds them from nqr^t.
+const GOLDILOCKS_W32 = 7277203076849721926n;
+function rebaseRoots(F, w0) {
+    const fft = F.FFT;
+    const s = F.s;
+    fft.w[s] = w0;
+    fft.wi[s] = F.inv(w0);
+    for (let k = s - 1; k >= 0; k--) {
+        fft.w[k] = F.square(fft.w[k + 1]);
+        fft.wi[k] = F.square(fft.wi[k + 1]);
+    }
+    fft.roots = [];
+    fft._setRoots(Math.min(s, 15));
+    F.twoAdicRoot = w0;
+}
+
 function jsF1View(name, F) {
     return {
         name, n8: F.n8, p: F.p, s: F.s,
         w: F.w.slice(),
+        w_max: F.twoAdicRoot === undefined ? null : F.twoAdicRoot,
         nqr: F.nqr,
         shift: F.shift === undefined ? null : F.shift,
         fft: async (arr) => F.fft(arr.slice()),
@@ -544,7 +564,11 @@ function genRoots(v) {
     check(s === v.s, `${v.name}: two-adicity`);
     check(v.w.length === s + 1, `${v.name}: w has s+1 entries`);
     check(!o.isSquare(v.nqr), `${v.name}: nqr is a non-residue`);
-    check(v.w[s] === o.pow(v.nqr, t), `${v.name}: w[s] = nqr^t`);
+    if (v.w_max === undefined || v.w_max === null) {
+        check(v.w[s] === o.pow(v.nqr, t), `${v.name}: w[s] = nqr^t`);
+    } else {
+        check(v.w[s] === v.w_max, `${v.name}: w[s] = the field's chosen 2-adic root`);
+    }
     for (let k = 0; k <= s; k++) {
         const n = 1n << BigInt(k);
         check(o.pow(v.w[k], n) === 1n, `${v.name}: w[${k}]^(2^${k}) = 1`);
@@ -1031,6 +1055,7 @@ async function main() {
     const bls = await ff.buildBls12381(true);
     const GOLDILOCKS_P = (1n << 64n) - (1n << 32n) + 1n;
     const gl = new ff.F1Field(GOLDILOCKS_P);
+    rebaseRoots(gl, GOLDILOCKS_W32);
     log("libraries ready");
 
     const notes = [];
