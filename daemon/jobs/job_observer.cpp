@@ -10,7 +10,7 @@ namespace {
 
 using google::protobuf::util::TimeUtil;
 
-uint32_t RoundIndex(plan::Round round) { return static_cast<uint32_t>(round); }
+uint32_t RoundIndex(plan::Round round) { return static_cast<uint32_t>(plan::PlanIndex(round)); }
 
 }  // namespace
 

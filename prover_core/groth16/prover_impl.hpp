@@ -281,7 +281,7 @@ class Groth16Run {
   const ProveOptions& options_;
   const ProveContext<E>& context_;
   ThreadPool& pool_;
-  plan::RoundExecutor<E> executor_;
+  plan::RoundExecutor<Backend<E>> executor_;
   std::array<uint8_t, 64> binding_{};
 };
 

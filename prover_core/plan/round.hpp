@@ -1,5 +1,6 @@
 // A proof is a plan of rounds, and a round runs in chunks: the unit at which work may move
-// between devices. This file names the rounds and declares the two hooks a caller plugs into a
+// between devices. Two plans exist: a Groth16 proof's ten rounds and a STARK trace
+// commitment's three. This file names the rounds and declares the two hooks a caller plugs into a
 // proof: where each chunk runs (ChunkPlacement, implemented by the arbiter's lease) and what
 // happened (ProofObserver: round timings, fallbacks, for logs, metrics and job events).
 #pragma once
@@ -23,14 +24,26 @@ enum class Round {
   kMsmB2,  // the G2 multiexp
   kMsmC,
   kMsmH,
+  // A STARK trace commitment (stark/trace_commitment.hpp):
+  kTraceLde,      // the coset LDE, in chunks of columns
+  kMerkleLeaves,  // a linear hash of every extended row, in chunks of rows
+  kMerkleLevels,  // the 2-to-1 levels of the tree, bottom up, in chunks of hashes
 };
-inline constexpr size_t kRoundCount = 10;
+inline constexpr size_t kRoundCount = 10;  // Groth16's
+inline constexpr size_t kStarkRoundCount = 3;
 
 constexpr const char* RoundName(Round round) {
-  constexpr const char* kNames[kRoundCount] = {"witness_map", "lde_a", "lde_b",  "lde_c",
-                                               "h_combine",   "msm_a", "msm_b1", "msm_b2",
-                                               "msm_c",       "msm_h"};
+  constexpr const char* kNames[kRoundCount + kStarkRoundCount] = {
+      "witness_map", "lde_a",  "lde_b",  "lde_c",  "h_combine",     "msm_a",        "msm_b1",
+      "msm_b2",      "msm_c",  "msm_h",  "trace_lde", "merkle_leaves", "merkle_levels"};
   return kNames[static_cast<size_t>(round)];
+}
+
+// The round's position in its own plan (Job.rounds' round_index): 0 .. 9 for Groth16, 0 .. 2 for
+// a trace commitment.
+constexpr size_t PlanIndex(Round round) {
+  const size_t r = static_cast<size_t>(round);
+  return r >= kRoundCount ? r - kRoundCount : r;
 }
 
 struct ChunkRef {

@@ -11,17 +11,19 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "prover_core/backend.hpp"
 #include "prover_core/device_lost.hpp"
 #include "prover_core/plan/round.hpp"
 
 namespace provd::plan {
 
-template <typename E>
+// B is the backends' interface: Backend<E> for a Groth16 proof, stark::StarkBackend for a trace
+// commitment. What the executor needs of it: name(), is_cpu(), and the failure contract of
+// backend.hpp (a failed chunk changed nothing).
+template <typename B>
 class RoundExecutor {
  public:
   // backends[0] must be a CPU backend; placement and observer may be null (all on the CPU).
-  RoundExecutor(std::span<Backend<E>* const> backends, ChunkPlacement* placement,
+  RoundExecutor(std::span<B* const> backends, ChunkPlacement* placement,
                 ProofObserver* observer)
       : backends_(backends), placement_(placement), observer_(observer) {}
 
@@ -32,12 +34,12 @@ class RoundExecutor {
     return absl::OkStatus();
   }
 
-  // run(Backend<E>&) -> absl::Status computes one chunk.
+  // run(B&) -> absl::Status computes one chunk.
   template <typename Run>
   absl::Status RunChunk(const ChunkRef& chunk, Run&& run) {
     size_t choice = placement_ != nullptr ? placement_->Place(chunk) : 0;
     if (choice >= backends_.size()) choice = 0;
-    Backend<E>& backend = *backends_[choice];
+    B& backend = *backends_[choice];
     absl::Status status = run(backend);
     if (status.ok() || backend.is_cpu() || absl::IsInvalidArgument(status)) return status;
     if (observer_ != nullptr) observer_->ChunkFellBack(chunk, backend.name(), status);
@@ -60,7 +62,7 @@ class RoundExecutor {
   }
 
  private:
-  std::span<Backend<E>* const> backends_;
+  std::span<B* const> backends_;
   ChunkPlacement* placement_;
   ProofObserver* observer_;
 };

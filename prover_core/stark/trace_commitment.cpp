@@ -1,29 +1,146 @@
 #include "prover_core/stark/trace_commitment.hpp"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
-#include "prover_core/stark/trace_lde.hpp"
+#include "prover_core/plan/round_executor.hpp"
 
 namespace provd::stark {
+namespace {
+
+using plan::ChunkRef;
+using plan::Round;
+
+size_t ChunkCount(size_t items, size_t per_chunk) {
+  if (per_chunk == 0 || items == 0) return 1;
+  return (items + per_chunk - 1) / per_chunk;
+}
+
+class CommitRun {
+ public:
+  CommitRun(std::span<const Goldilocks> trace, const TraceShape& shape,
+            const CommitOptions& options, const CommitContext& context)
+      : trace_(trace),
+        shape_(shape),
+        options_(options),
+        context_(context),
+        executor_(context.backends, context.placement, context.observer) {}
+
+  absl::StatusOr<TraceCommitment> Run() {
+    if (absl::Status s = ValidateShape(shape_); !s.ok()) return s;
+    if (context_.pool == nullptr) return absl::InvalidArgumentError("no thread pool given");
+    if (absl::Status s = executor_.Validate(); !s.ok()) return s;
+    if (trace_.size() != shape_.elements()) {
+      return absl::InvalidArgumentError(absl::StrCat("a trace of ", trace_.size(),
+                                                     " elements, but the shape says ",
+                                                     shape_.elements()));
+    }
+    TraceCommitment c;
+    c.shape = shape_;
+    c.extended.resize(shape_.extended_elements());
+    if (absl::Status s = Lde(c.extended); !s.ok()) return s;
+    c.nodes.assign(MerkleNodeElements(shape_.extended_rows()), Goldilocks::Zero());
+    if (absl::Status s = Leaves(c.extended, c.nodes); !s.ok()) return s;
+    if (absl::Status s = Levels(c.nodes); !s.ok()) return s;
+    c.root = MerkleRoot(c.nodes);
+    return c;
+  }
+
+ private:
+  absl::Status Cancelled() const {
+    if (context_.cancelled != nullptr && context_.cancelled->load(std::memory_order_relaxed)) {
+      return absl::CancelledError("trace commitment cancelled");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Lde(std::span<Goldilocks> extended) {
+    const size_t per_chunk =
+        options_.lde_chunk_columns == 0 ? shape_.n_cols : options_.lde_chunk_columns;
+    const size_t chunks = ChunkCount(shape_.n_cols, per_chunk);
+    return executor_.RunRound(Round::kTraceLde, chunks, [&]() -> absl::Status {
+      for (size_t k = 0; k < chunks; ++k) {
+        if (absl::Status s = Cancelled(); !s.ok()) return s;
+        const size_t first = k * per_chunk;
+        const size_t count = std::min(per_chunk, shape_.n_cols - first);
+        absl::Status s = executor_.RunChunk(ChunkRef{Round::kTraceLde, k, chunks},
+                                            [&](StarkBackend& backend) {
+                                              return backend.ExtendColumns(trace_, shape_, first,
+                                                                           count, extended);
+                                            });
+        if (!s.ok()) return s;
+      }
+      return absl::OkStatus();
+    });
+  }
+
+  size_t MerkleChunk(size_t items) const {
+    return options_.merkle_chunk_rows == 0 ? std::max<size_t>(items, 1)
+                                           : options_.merkle_chunk_rows;
+  }
+
+  absl::Status Leaves(std::span<const Goldilocks> extended, std::span<Goldilocks> nodes) {
+    const size_t height = shape_.extended_rows();
+    const size_t per_chunk = MerkleChunk(height);
+    const size_t chunks = ChunkCount(height, per_chunk);
+    return executor_.RunRound(Round::kMerkleLeaves, chunks, [&]() -> absl::Status {
+      for (size_t k = 0; k < chunks; ++k) {
+        if (absl::Status s = Cancelled(); !s.ok()) return s;
+        const size_t first = k * per_chunk;
+        const size_t count = std::min(per_chunk, height - first);
+        absl::Status s = executor_.RunChunk(
+            ChunkRef{Round::kMerkleLeaves, k, chunks}, [&](StarkBackend& backend) {
+              return backend.HashLeaves(extended, shape_.n_cols, first, count, nodes);
+            });
+        if (!s.ok()) return s;
+      }
+      return absl::OkStatus();
+    });
+  }
+
+  absl::Status Levels(std::span<Goldilocks> nodes) {
+    const std::vector<MerkleLevel> levels = MerkleLevels(shape_.extended_rows());
+    size_t chunks = 0;
+    for (const MerkleLevel& level : levels) {
+      chunks += ChunkCount(level.hashes, MerkleChunk(level.hashes));
+    }
+    return executor_.RunRound(Round::kMerkleLevels, chunks, [&]() -> absl::Status {
+      size_t k = 0;
+      for (const MerkleLevel& level : levels) {
+        const size_t per_chunk = MerkleChunk(level.hashes);
+        for (size_t first = 0; first < level.hashes; first += per_chunk, ++k) {
+          if (absl::Status s = Cancelled(); !s.ok()) return s;
+          const size_t count = std::min(per_chunk, level.hashes - first);
+          absl::Status s = executor_.RunChunk(
+              ChunkRef{Round::kMerkleLevels, k, chunks},
+              [&](StarkBackend& backend) { return backend.HashLevel(level, first, count, nodes); });
+          if (!s.ok()) return s;
+        }
+      }
+      return absl::OkStatus();
+    });
+  }
+
+  std::span<const Goldilocks> trace_;
+  const TraceShape& shape_;
+  const CommitOptions& options_;
+  const CommitContext& context_;
+  plan::RoundExecutor<StarkBackend> executor_;
+};
+
+}  // namespace
+
+absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
+                                            const TraceShape& shape, const CommitOptions& options,
+                                            const CommitContext& context) {
+  return CommitRun(trace, shape, options, context).Run();
+}
 
 absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
                                             const TraceShape& shape, ThreadPool& pool) {
-  if (absl::Status s = ValidateShape(shape); !s.ok()) return s;
-  TraceCommitment c;
-  c.shape = shape;
-  c.extended.resize(shape.extended_elements());
-  if (absl::Status s = ExtendColumns(trace, shape, 0, shape.n_cols, c.extended, pool); !s.ok()) {
-    return s;
-  }
-  const size_t height = shape.extended_rows();
-  c.nodes.assign(MerkleNodeElements(height), Goldilocks::Zero());
-  if (absl::Status s = HashLeaves(c.extended, shape.n_cols, 0, height, c.nodes, pool); !s.ok()) {
-    return s;
-  }
-  for (const MerkleLevel& level : MerkleLevels(height)) {
-    if (absl::Status s = HashLevel(level, 0, level.hashes, c.nodes, pool); !s.ok()) return s;
-  }
-  c.root = MerkleRoot(c.nodes);
-  return c;
+  CpuStarkBackend cpu(pool);
+  StarkBackend* const backends[] = {&cpu};
+  return CommitTrace(trace, shape, CommitOptions{}, CommitContext{backends, &pool});
 }
 
 std::string RootJson(const Digest& root) {

@@ -1,15 +1,26 @@
 // A STARK trace commitment as pil-stark's buildConstTree makes it: the trace's coset LDE
 // (trace_lde.hpp), the MerkleHashGL tree over its rows (merkle_tree.hpp) and the root.
+//
+// It runs as a plan of three rounds (plan/round.hpp), each in chunks that the round executor
+// places on a backend (stark_backend.hpp) one at a time, as a Groth16 proof's MSM chunks are:
+//   trace_lde      chunks of `lde_chunk_columns` columns
+//   merkle_leaves  chunks of `merkle_chunk_rows` extended rows
+//   merkle_levels  each level above the leaves in chunks of `merkle_chunk_rows` hashes
+// Every chunk writes a disjoint part of the result, computed exactly, so the bytes are the same
+// whichever backend ran each chunk and however the work was split.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "prover_core/plan/round.hpp"
 #include "prover_core/stark/merkle_tree.hpp"
+#include "prover_core/stark/stark_backend.hpp"
 #include "prover_core/stark/trace.hpp"
 #include "prover_core/thread_pool.hpp"
 
@@ -22,6 +33,29 @@ struct TraceCommitment {
   Digest root{};
 };
 
+struct CommitOptions {
+  // Columns per LDE chunk (0: one chunk). Each costs one NTT pair per column on 2^(n+b) points.
+  size_t lde_chunk_columns = 8;
+  // Rows per leaf chunk and hashes per level chunk (0: one chunk per level). 2^16 rows of 16
+  // columns are some 0.1 s of hashing on one core.
+  size_t merkle_chunk_rows = size_t{1} << 16;
+};
+
+struct CommitContext {
+  std::span<StarkBackend* const> backends;  // backends[0] is the CPU
+  ThreadPool* pool = nullptr;
+  plan::ChunkPlacement* placement = nullptr;    // null: every chunk on backends[0]
+  plan::ProofObserver* observer = nullptr;      // may be null
+  const std::atomic<bool>* cancelled = nullptr;  // checked before every chunk: CANCELLED
+};
+
+// INVALID_ARGUMENT for a shape out of range or a trace of another size; CANCELLED; or the error
+// of a round, prefixed with its name.
+absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
+                                            const TraceShape& shape, const CommitOptions& options,
+                                            const CommitContext& context);
+
+// On the CPU over `pool`, with the default chunking.
 absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
                                             const TraceShape& shape, ThreadPool& pool);
 

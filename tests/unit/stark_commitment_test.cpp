@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "prover_core/ntt/twiddles.hpp"
 #include "prover_core/stark/merkle_tree.hpp"
+#include "prover_core/stark/simulated_stark_gpu.hpp"
 #include "prover_core/stark/trace_commitment.hpp"
 #include "prover_core/stark/trace_lde.hpp"
 #include "tests/support/random.hpp"
@@ -257,6 +258,149 @@ TEST(TraceCommitmentTest, RootJsonIsPilStarksFile) {
   EXPECT_EQ(RootJson(root),
             "{\n \"constRoot\": [\n  1,\n  18446744069414584320,\n  0,\n"
             "  1234567890123456789\n ]\n}");
+}
+
+// Chunk i on backend schedule[i % size]: every chunk of every round moves.
+class ScheduledPlacement final : public plan::ChunkPlacement {
+ public:
+  explicit ScheduledPlacement(std::vector<size_t> schedule) : schedule_(std::move(schedule)) {}
+  size_t Place(const plan::ChunkRef& /*chunk*/) override {
+    return schedule_[placed_++ % schedule_.size()];
+  }
+
+ private:
+  std::vector<size_t> schedule_;
+  size_t placed_ = 0;
+};
+
+class RecordingObserver final : public plan::ProofObserver {
+ public:
+  void RoundStarted(plan::Round round, size_t chunks) override {
+    rounds.push_back({plan::RoundName(round), chunks});
+  }
+  void ChunkFellBack(const plan::ChunkRef& /*chunk*/, std::string_view /*backend*/,
+                     const absl::Status& /*error*/) override {
+    ++fallbacks;
+  }
+  std::vector<std::pair<std::string, size_t>> rounds;
+  int fallbacks = 0;
+};
+
+class PlannedCommitTest : public ::testing::Test {
+ protected:
+  PlannedCommitTest() : rng_(16), trace_(RandomElements(rng_, shape_.elements())) {}
+
+  absl::StatusOr<TraceCommitment> Commit(const CommitOptions& options,
+                                         std::span<StarkBackend* const> backends,
+                                         plan::ChunkPlacement* placement,
+                                         plan::ProofObserver* observer = nullptr,
+                                         const std::atomic<bool>* cancelled = nullptr) {
+    return CommitTrace(trace_, shape_, options,
+                       CommitContext{backends, &pool_, placement, observer, cancelled});
+  }
+  static void ExpectSameBytes(const TraceCommitment& a, const TraceCommitment& b) {
+    ASSERT_EQ(a.extended.size(), b.extended.size());
+    ASSERT_EQ(a.nodes.size(), b.nodes.size());
+    EXPECT_TRUE(std::memcmp(a.extended.data(), b.extended.data(),
+                            a.extended.size() * sizeof(Goldilocks)) == 0);
+    EXPECT_TRUE(std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(Goldilocks)) ==
+                0);
+    EXPECT_EQ(RootJson(a.root), RootJson(b.root));
+  }
+
+  const TraceShape shape_{7, 10, 2};
+  TestRng rng_;
+  std::vector<Goldilocks> trace_;
+  ThreadPool pool_{2};
+};
+
+TEST_F(PlannedCommitTest, RoundsAreChunkedAsAskedAndTheBytesDoNotDependOnIt) {
+  absl::StatusOr<TraceCommitment> whole = CommitTrace(trace_, shape_, pool_);
+  ASSERT_THAT(whole.status(), IsOk());
+  CpuStarkBackend cpu(pool_);
+  StarkBackend* const backends[] = {&cpu};
+  RecordingObserver observer;
+  absl::StatusOr<TraceCommitment> chunked =
+      Commit(CommitOptions{3, 100}, backends, nullptr, &observer);
+  ASSERT_THAT(chunked.status(), IsOk());
+  ExpectSameBytes(*whole, *chunked);
+  // 10 columns in 4 chunks; 512 rows in 6; levels of 256, 128, 64, 32, ..., 1 hashes: 3 + 2 +
+  // 1 * 7 chunks.
+  using Rounds = std::vector<std::pair<std::string, size_t>>;
+  EXPECT_EQ(observer.rounds,
+            (Rounds{{"trace_lde", 4}, {"merkle_leaves", 6}, {"merkle_levels", 12}}));
+  EXPECT_EQ(plan::PlanIndex(plan::Round::kTraceLde), 0u);
+  EXPECT_EQ(plan::PlanIndex(plan::Round::kMerkleLevels), 2u);
+}
+
+TEST_F(PlannedCommitTest, ChunksMovingBetweenCpuAndGpuGiveTheSameBytes) {
+  absl::StatusOr<TraceCommitment> on_cpu = CommitTrace(trace_, shape_, pool_);
+  ASSERT_THAT(on_cpu.status(), IsOk());
+  CpuStarkBackend cpu(pool_);
+  SimulatedStarkGpu gpu0(0, pool_);
+  SimulatedStarkGpu gpu1(1, pool_);
+  StarkBackend* const backends[] = {&cpu, &gpu0, &gpu1};
+  for (const std::vector<size_t>& schedule :
+       {std::vector<size_t>{1}, std::vector<size_t>{0, 1}, std::vector<size_t>{1, 2, 0, 0, 2}}) {
+    ScheduledPlacement placement(schedule);
+    absl::StatusOr<TraceCommitment> moved = Commit(CommitOptions{4, 64}, backends, &placement);
+    ASSERT_THAT(moved.status(), IsOk());
+    ExpectSameBytes(*on_cpu, *moved);
+  }
+  EXPECT_GT(gpu0.uploads(), 0u);
+  EXPECT_GT(gpu1.uploads(), 0u);
+}
+
+TEST_F(PlannedCommitTest, AFailingGpuFallsBackVisiblyAndTheBytesStayExact) {
+  absl::StatusOr<TraceCommitment> on_cpu = CommitTrace(trace_, shape_, pool_);
+  ASSERT_THAT(on_cpu.status(), IsOk());
+  CpuStarkBackend cpu(pool_);
+  SimulatedGpuOptions faulty;
+  faulty.fail_every = 3;
+  SimulatedStarkGpu gpu(0, pool_, faulty);
+  StarkBackend* const backends[] = {&cpu, &gpu};
+  ScheduledPlacement placement({1});
+  RecordingObserver observer;
+  absl::StatusOr<TraceCommitment> c = Commit(CommitOptions{2, 50}, backends, &placement, &observer);
+  ASSERT_THAT(c.status(), IsOk());
+  ExpectSameBytes(*on_cpu, *c);
+  EXPECT_GT(observer.fallbacks, 3);
+}
+
+TEST_F(PlannedCommitTest, AGpuTooSmallForAChunkFallsBack) {
+  CpuStarkBackend cpu(pool_);
+  SimulatedGpuOptions small;
+  small.vram_bytes = 1024;
+  SimulatedStarkGpu gpu(0, pool_, small);
+  StarkBackend* const backends[] = {&cpu, &gpu};
+  ScheduledPlacement placement({1});
+  RecordingObserver observer;
+  absl::StatusOr<TraceCommitment> c = Commit(CommitOptions{}, backends, &placement, &observer);
+  ASSERT_THAT(c.status(), IsOk());
+  EXPECT_GT(observer.fallbacks, 0);
+  absl::StatusOr<TraceCommitment> on_cpu = CommitTrace(trace_, shape_, pool_);
+  ASSERT_THAT(on_cpu.status(), IsOk());
+  ExpectSameBytes(*on_cpu, *c);
+}
+
+TEST_F(PlannedCommitTest, ACancelledCommitmentStopsAtItsNextChunk) {
+  CpuStarkBackend cpu(pool_);
+  StarkBackend* const backends[] = {&cpu};
+  std::atomic<bool> cancelled{true};
+  EXPECT_THAT(Commit(CommitOptions{}, backends, nullptr, nullptr, &cancelled).status(),
+              StatusIs(absl::StatusCode::kCancelled, HasSubstr("trace_lde")));
+}
+
+TEST_F(PlannedCommitTest, BadContextsAndTracesAreRejected) {
+  CpuStarkBackend cpu(pool_);
+  SimulatedStarkGpu gpu(0, pool_);
+  StarkBackend* const gpu_first[] = {&gpu, &cpu};
+  EXPECT_THAT(Commit(CommitOptions{}, gpu_first, nullptr).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("CPU")));
+  StarkBackend* const backends[] = {&cpu};
+  trace_.pop_back();
+  EXPECT_THAT(Commit(CommitOptions{}, backends, nullptr).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("elements")));
 }
 
 }  // namespace
