@@ -79,6 +79,14 @@ std::string ZkeyName(const Job& job) {
   return job.spec().has_groth16() ? job.spec().groth16().zkey_name() : "-";
 }
 
+// What a job proves, in a few words: its key, or its trace's shape.
+std::string JobWhat(const Job& job) {
+  if (!job.spec().has_stark_commit()) return ZkeyName(job);
+  const provd::v1::StarkCommitSpec& spec = job.spec().stark_commit();
+  return absl::StrCat("stark_commit ", spec.n_cols(), " columns, blowup 2^", spec.blowup_bits(),
+                      spec.has_columns_name() ? absl::StrCat(", ", spec.columns_name()) : "");
+}
+
 template <typename Message>
 std::optional<uint32_t> GpuIndexOf(const Message& message) {
   if (!message.has_gpu_index()) return std::nullopt;
@@ -309,7 +317,7 @@ std::string FormatEventDetails(const JobEvent& event) {
 std::string FormatSubmitted(const provd::v1::SubmitJobResponse& response) {
   const Job& job = response.job();
   std::string line = absl::StrCat("job ", job.id(), " ", StateName(job.state()), " (",
-                                  PriorityName(job.priority()), ", ", ZkeyName(job), ")");
+                                  PriorityName(job.priority()), ", ", JobWhat(job), ")");
   if (response.deduplicated()) {
     absl::StrAppend(&line, "; the request id matched an earlier submission, no new job created");
   }
@@ -324,7 +332,11 @@ std::string FormatJob(const Job& job) {
   add("job", job.id());
   add("state", StateName(job.state()));
   add("priority", PriorityName(job.priority()));
-  add("zkey", ZkeyName(job));
+  if (job.spec().has_stark_commit()) {
+    add("commit", JobWhat(job));
+  } else {
+    add("zkey", ZkeyName(job));
+  }
   add("input", FormatBytes(job.input_size_bytes()));
   if (!job.request_id().empty()) add("request id", job.request_id());
   if (job.has_deadline()) add("deadline", FormatDuration(job.deadline()));
@@ -333,7 +345,12 @@ std::string FormatJob(const Job& job) {
   add("finished", TimeWithPhase(job.finished_at(), job.started_at(), "ran"));
   add("attempts", absl::StrCat(job.attempts()));
   if (job.has_error()) add("error", FormatError(job.error()));
-  if (job.has_result()) {
+  if (job.has_result() && job.result().stark_root_size() > 0) {
+    add("root", absl::StrJoin(job.result().stark_root(), " "));
+    if (!job.result().stark_tree_name().empty()) {
+      add("tree", absl::StrCat(job.result().stark_tree_name(), " (in the daemon's outputs dir)"));
+    }
+  } else if (job.has_result()) {
     add("result",
         absl::StrCat("proof ", FormatBytes(job.result().proof_json().size()), ", public signals ",
                      FormatBytes(job.result().public_json().size()), " (--json shows them)"));
@@ -353,10 +370,10 @@ std::string FormatEvent(const JobEvent& event) {
 std::string FormatJobList(const provd::v1::ListJobsResponse& response) {
   if (response.jobs_size() == 0) return "no jobs\n";
   TextTable table;
-  table.AddRow({"ID", "STATE", "PRIORITY", "ZKEY", "CREATED", "RAN"});
+  table.AddRow({"ID", "STATE", "PRIORITY", "ZKEY / COMMIT", "CREATED", "RAN"});
   for (const Job& job : response.jobs()) {
     std::string ran = Between(job.started_at(), job.finished_at());
-    table.AddRow({job.id(), StateName(job.state()), PriorityName(job.priority()), ZkeyName(job),
+    table.AddRow({job.id(), StateName(job.state()), PriorityName(job.priority()), JobWhat(job),
                   FormatTimestamp(job.created_at()), ran.empty() ? "-" : ran});
   }
   std::string out = table.Render("");

@@ -93,10 +93,24 @@ CLI::App* AddHealth(CLI::App& app, CommandLine& line) {
 }
 
 CLI::App* AddSubmit(CLI::App& app, SubmitArgs& args) {
-  CLI::App* submit = app.add_subcommand("submit", "Submit a Groth16 proving job");
-  submit->add_option("--zkey", args.zkey, "Proving key name inside the daemon's key dir")
-      ->required();
-  submit->add_option("--witness", args.witness_path, "Witness file (.wtns)")->required();
+  CLI::App* submit = app.add_subcommand(
+      "submit",
+      "Submit a job: a Groth16 proof (--zkey, --witness) or a STARK trace commitment "
+      "(--stark-columns or --stark-columns-name, --n-cols)");
+  submit->add_option("--zkey", args.zkey, "Groth16: proving key name inside the daemon's key dir");
+  submit->add_option("--witness", args.witness_path, "Groth16: witness file (.wtns)");
+  submit->add_option("--stark-columns", args.stark_columns_path,
+                     "STARK: trace columns, sent inline (pilcom's .const / .cm: 2^n rows of "
+                     "--n-cols little-endian u64, row-major)");
+  submit->add_option("--stark-columns-name", args.stark_columns_name,
+                     "STARK: trace columns in a file of the daemon's inputs dir");
+  submit->add_option("--n-cols", args.n_cols, "STARK: columns of the trace");
+  submit->add_option("--n-bits", args.n_bits, "STARK: log2 of the rows (default: from the size)");
+  submit->add_option("--blowup-bits", args.blowup_bits, "STARK: log2 of the blow-up factor")
+      ->capture_default_str();
+  submit->add_option("--tree-name", args.tree_name,
+                     "STARK: also write the extended trace and the tree (pil-stark's tree file) "
+                     "under this name in the daemon's outputs dir");
   submit->add_option("--priority", args.priority, "high or low")->capture_default_str();
   submit->add_option("--seed", args.seed_hex, "32-byte seed as hex, for reproducible proofs");
   submit->add_option("--request-id", args.request_id,
@@ -118,6 +132,10 @@ CLI::App* AddSubmit(CLI::App& app, SubmitArgs& args) {
   submit->add_option("--proof-out", args.proof_out, "Write the proof (proof.json) here")
       ->needs(wait);
   submit->add_option("--public-out", args.public_out, "Write the public signals (public.json) here")
+      ->needs(wait);
+  submit
+      ->add_option("--root-out", args.root_out,
+                   "STARK: write the root here, as pil-stark writes its verification key")
       ->needs(wait);
   return submit;
 }

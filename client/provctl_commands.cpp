@@ -71,7 +71,8 @@ absl::Status CheckOutputs(const SubmitArgs& args) {
     return absl::InvalidArgumentError("--proof-out and --public-out name the same file");
   }
   for (const auto& [flag, path] :
-       {std::pair{"--proof-out", &args.proof_out}, std::pair{"--public-out", &args.public_out}}) {
+       {std::pair{"--proof-out", &args.proof_out}, std::pair{"--public-out", &args.public_out},
+        std::pair{"--root-out", &args.root_out}}) {
     if (path->empty()) continue;
     if (absl::Status s = CheckWritableDestination(*path); !s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(flag, ": ", s.message()));
@@ -82,10 +83,68 @@ absl::Status CheckOutputs(const SubmitArgs& args) {
 
 // The request `submit` sends; INVALID_ARGUMENT with a message for the operator when a flag or
 // the witness file is unusable.
+// The stark_commit spec of `submit --stark-columns` / `--stark-columns-name`.
+absl::Status BuildStarkSpec(const SubmitArgs& args, provd::v1::StarkCommitSpec& spec) {
+  if (!args.zkey.empty() || !args.witness_path.empty() || !args.seed_hex.empty() ||
+      !args.proof_out.empty() || !args.public_out.empty()) {
+    return absl::InvalidArgumentError(
+        "--zkey, --witness, --seed, --proof-out and --public-out are for Groth16 jobs, not "
+        "with --stark-columns or --stark-columns-name");
+  }
+  if (args.n_cols == 0) return absl::InvalidArgumentError("--n-cols is required (1 to 65536)");
+  if (!args.stark_columns_path.empty()) {
+    absl::StatusOr<std::string> columns = ReadWholeFile(args.stark_columns_path);
+    if (!columns.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--stark-columns ", columns.status().message()));
+    }
+    spec.set_columns(*std::move(columns));
+  } else {
+    spec.set_columns_name(args.stark_columns_name);
+  }
+  spec.set_n_cols(args.n_cols);
+  spec.set_n_bits(args.n_bits);
+  spec.set_blowup_bits(args.blowup_bits);
+  spec.set_hash(provd::v1::STARK_HASH_POSEIDON_GL);
+  spec.set_tree_name(args.tree_name);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<provd::v1::SubmitJobRequest> BuildSubmitRequest(const SubmitArgs& args) {
   std::optional<provd::v1::Priority> priority = ParsePriority(args.priority);
   if (!priority) return absl::InvalidArgumentError("--priority must be high or low");
   if (absl::Status s = CheckOutputs(args); !s.ok()) return s;
+  if (!args.stark_columns_path.empty() || !args.stark_columns_name.empty()) {
+    if (!args.stark_columns_path.empty() && !args.stark_columns_name.empty()) {
+      return absl::InvalidArgumentError(
+          "give one of --stark-columns (a local file, sent inline) and --stark-columns-name (a "
+          "file in the daemon's inputs dir)");
+    }
+    provd::v1::SubmitJobRequest request;
+    request.set_priority(*priority);
+    request.set_request_id(args.request_id.empty() && args.wait ? RandomRequestId()
+                                                                : args.request_id);
+    if (absl::Status s = BuildStarkSpec(args, *request.mutable_spec()->mutable_stark_commit());
+        !s.ok()) {
+      return s;
+    }
+    if (args.deadline_seconds > 0) SetDeadline(args.deadline_seconds, request);
+    return request;
+  }
+  if (!args.zkey.empty() && args.witness_path.empty()) {
+    return absl::InvalidArgumentError("--witness is required with --zkey (a Groth16 job)");
+  }
+  if (args.zkey.empty() && !args.witness_path.empty()) {
+    return absl::InvalidArgumentError("--zkey is required with --witness (a Groth16 job)");
+  }
+  if (args.zkey.empty()) {
+    return absl::InvalidArgumentError(
+        "give --zkey and --witness (a Groth16 job) or --stark-columns / --stark-columns-name "
+        "with --n-cols (a STARK trace commitment)");
+  }
+  if (!args.root_out.empty() || !args.tree_name.empty()) {
+    return absl::InvalidArgumentError("--root-out and --tree-name are for stark_commit jobs");
+  }
   absl::StatusOr<std::string> witness = ReadWholeFile(args.witness_path);
   if (!witness.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--witness ", witness.status().message()));
@@ -264,8 +323,10 @@ int Commands::FinishSubmit(const std::string& job_id, provd::v1::JobState final_
 }
 
 absl::Status Commands::SaveResults(const provd::v1::Job& job, const SubmitArgs& args) {
-  for (const auto& [path, contents] : {std::pair{&args.proof_out, &job.result().proof_json()},
-                                       std::pair{&args.public_out, &job.result().public_json()}}) {
+  for (const auto& [path, contents] :
+       {std::pair{&args.proof_out, &job.result().proof_json()},
+        std::pair{&args.public_out, &job.result().public_json()},
+        std::pair{&args.root_out, &job.result().stark_root_json()}}) {
     if (path->empty()) continue;
     if (absl::Status s = WriteFileAtomically(*path, *contents); !s.ok()) return s;
     if (!json_) PrintLine(absl::StrCat("wrote ", *path));

@@ -29,8 +29,17 @@ enum ExitCode : int {
 };
 
 struct SubmitArgs {
+  // A Groth16 job: both of these.
   std::string zkey;
   std::string witness_path;
+  // Or a stark_commit job: one of the columns' sources, and the shape.
+  std::string stark_columns_path;  // sent inline
+  std::string stark_columns_name;  // a file in the daemon's inputs dir
+  uint32_t n_cols = 0;
+  uint32_t n_bits = 0;  // 0: from the columns' size
+  uint32_t blowup_bits = 1;
+  std::string tree_name;  // in the daemon's outputs dir
+  std::string root_out;   // the root as pil-stark's verification key file
   std::string priority = "low";
   std::string seed_hex;
   std::string request_id;

@@ -57,6 +57,12 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
   app.add_option("--key-dir", config.key_dir,
                  "Directory of proving keys (.zkey), referred to by name (default: "
                  "<data-dir>/keys)");
+  app.add_option("--inputs-dir", config.inputs_dir,
+                 "Directory of job inputs referred to by name (stark_commit's columns_name; "
+                 "default: <data-dir>/inputs)");
+  app.add_option("--outputs-dir", config.outputs_dir,
+                 "Directory where jobs write the outputs they are asked to name (stark_commit's "
+                 "tree_name; default: <data-dir>/outputs)");
   app.add_option("--lock-dir", config.lock_dir,
                  "GPU arbitration lock directory shared by every provd on the host (default: " +
                      arbiter::DefaultLockDir().string() + ")");
@@ -113,6 +119,13 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
       ->capture_default_str();
   app.add_option("--ntt-chunk-stages", config.ntt_chunk_stages,
                  "NTT stages per chunk (0: a whole LDE step per chunk, one device call)")
+      ->capture_default_str();
+  app.add_option("--stark-lde-chunk-columns", config.stark_lde_chunk_columns,
+                 "stark_commit: trace columns per LDE chunk (0: one chunk)")
+      ->capture_default_str();
+  app.add_option("--stark-merkle-chunk-rows", config.stark_merkle_chunk_rows,
+                 "stark_commit: rows per leaf-hashing chunk, hashes per level chunk (0: one "
+                 "chunk per level)")
       ->capture_default_str();
   app.add_option("--gpu-memory-budget-bytes", config.gpu_memory_budget_bytes,
                  "Device memory one proof may hold on a GPU; larger MSMs run in batches "
@@ -245,9 +258,13 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
   }
   if (config.data_dir.empty()) config.data_dir = DefaultDataDir();
   if (config.key_dir.empty()) config.key_dir = config.data_dir / "keys";
+  if (config.inputs_dir.empty()) config.inputs_dir = config.data_dir / "inputs";
+  if (config.outputs_dir.empty()) config.outputs_dir = config.data_dir / "outputs";
   if (config.lock_dir.empty()) config.lock_dir = arbiter::DefaultLockDir();
   for (auto [path, flag] :
        {std::pair{&config.data_dir, "--data-dir"}, std::pair{&config.key_dir, "--key-dir"},
+        std::pair{&config.inputs_dir, "--inputs-dir"},
+        std::pair{&config.outputs_dir, "--outputs-dir"},
         std::pair{&config.lock_dir, "--lock-dir"}}) {
     std::error_code ec;
     std::filesystem::path absolute = std::filesystem::absolute(*path, ec);
@@ -288,6 +305,8 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"health_listen", config.health_listen},
       {"data_dir", config.data_dir.string()},
       {"key_dir", config.key_dir.string()},
+      {"inputs_dir", config.inputs_dir.string()},
+      {"outputs_dir", config.outputs_dir.string()},
       {"lock_dir", config.lock_dir.string()},
       {"log_level", config.log_level},
       {"log_format", config.log_format},
@@ -303,6 +322,8 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"low_priority_nice", config.low_priority_nice},
       {"high_priority_gpu_wait", config.high_priority_gpu_wait_seconds},
       {"msm_chunk_points", config.msm_chunk_points},
+      {"stark_lde_chunk_columns", config.stark_lde_chunk_columns},
+      {"stark_merkle_chunk_rows", config.stark_merkle_chunk_rows},
       {"ntt_chunk_stages", config.ntt_chunk_stages},
       {"gpu_memory_budget_bytes", config.gpu_memory_budget_bytes},
       {"tls_cert", config.security.tls_cert.string()},

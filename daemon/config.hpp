@@ -21,10 +21,12 @@ struct ServeConfig {
   // As given on the command line.
   std::string listen = "127.0.0.1:50051";
   std::string metrics_listen = "127.0.0.1:9464";  // empty: no metrics endpoint
-  std::string health_listen;       // plaintext gRPC health only (probes under mTLS); empty: none
-  std::filesystem::path data_dir;  // empty: DefaultDataDir()
-  std::filesystem::path key_dir;   // empty: <data_dir>/keys
-  std::filesystem::path lock_dir;  // empty: arbiter::DefaultLockDir()
+  std::string health_listen;          // plaintext gRPC health only (probes under mTLS); empty: none
+  std::filesystem::path data_dir;     // empty: DefaultDataDir()
+  std::filesystem::path key_dir;      // empty: <data_dir>/keys
+  std::filesystem::path inputs_dir;   // empty: <data_dir>/inputs (read only)
+  std::filesystem::path outputs_dir;  // empty: <data_dir>/outputs
+  std::filesystem::path lock_dir;     // empty: arbiter::DefaultLockDir()
   std::string log_level = "info";
   std::string log_format = "text";
   uint64_t max_message_bytes = 128ull << 20;
@@ -44,6 +46,9 @@ struct ServeConfig {
   double high_priority_gpu_wait_seconds = 10;
   uint64_t msm_chunk_points = 1ull << 18;
   uint32_t ntt_chunk_stages = 0;
+  // stark_commit chunking (stark::CommitOptions).
+  uint64_t stark_lde_chunk_columns = 8;
+  uint64_t stark_merkle_chunk_rows = 1ull << 16;
   // Device memory one proof may hold on a GPU (0: 90 % of what is free when it starts there).
   uint64_t gpu_memory_budget_bytes = 0;
   // What the daemon does when a GPU is retired (a sticky CUDA error ruined its context there):

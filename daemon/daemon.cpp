@@ -43,7 +43,10 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const ServeConfig& config)
   std::unique_ptr<Daemon> daemon(new Daemon());
   daemon->config_ = config;
 
-  if (absl::Status s = PrepareDirectories(config.data_dir, config.key_dir); !s.ok()) return s;
+  if (absl::Status s = PrepareDirectories(config.data_dir, config.key_dir, config.inputs_dir,
+                                          config.outputs_dir);
+      !s.ok())
+    return s;
   if (absl::Status s = daemon->StartJobs(); !s.ok()) return s;
 
   if (!config.metrics_listen.empty()) {
@@ -135,6 +138,10 @@ absl::Status Daemon::StartJobs() {
   runner.high_priority_gpu_wait = absl::Seconds(config_.high_priority_gpu_wait_seconds);
   runner.prove.msm_chunk_points = config_.msm_chunk_points;
   runner.prove.ntt_chunk_stages = config_.ntt_chunk_stages;
+  runner.stark.lde_chunk_columns = config_.stark_lde_chunk_columns;
+  runner.stark.merkle_chunk_rows = config_.stark_merkle_chunk_rows;
+  runner.inputs_dir = config_.inputs_dir;
+  runner.outputs_dir = config_.outputs_dir;
 
   keys_ = std::make_unique<groth16::ProvingKeyCache>(config_.key_dir, config_.key_cache_bytes);
   runner_ = std::make_unique<JobRunner>(*store_, *keys_, hub_, runner);
@@ -171,7 +178,7 @@ absl::Status Daemon::StartGrpc() {
   if (!credentials.ok()) return credentials.status();
   const bool token = auth->enabled();
   service_ = std::make_unique<ProverService>(limits, *std::move(auth), *store_, *scheduler_, *keys_,
-                                             hub_, metrics_.get());
+                                             config_.inputs_dir, hub_, metrics_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

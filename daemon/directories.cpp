@@ -30,7 +30,9 @@ absl::Status EnsureDirectory(const std::filesystem::path& dir, absl::string_view
 }  // namespace
 
 absl::Status PrepareDirectories(const std::filesystem::path& data_dir,
-                                const std::filesystem::path& key_dir) {
+                                const std::filesystem::path& key_dir,
+                                const std::filesystem::path& inputs_dir,
+                                const std::filesystem::path& outputs_dir) {
   std::error_code exists_ec;  // an unreadable parent is reported by EnsureDirectory below
   const bool created = !std::filesystem::exists(data_dir, exists_ec);
   if (absl::Status s = EnsureDirectory(data_dir, "--data-dir"); !s.ok()) return s;
@@ -57,7 +59,8 @@ absl::Status PrepareDirectories(const std::filesystem::path& data_dir,
     return absl::FailedPreconditionError(
         absl::StrCat("--key-dir ", key_dir.string(), ": not readable: ", ec.message()));
   }
-  return absl::OkStatus();
+  if (absl::Status s = EnsureDirectory(inputs_dir, "--inputs-dir"); !s.ok()) return s;
+  return EnsureDirectory(outputs_dir, "--outputs-dir");
 }
 
 }  // namespace provd::daemon

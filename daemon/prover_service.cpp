@@ -10,6 +10,7 @@
 #include "prover_core/groth16/groth16.hpp"
 #include "prover_core/groth16/verifier.hpp"
 #include "prover_core/groth16/witness_file.hpp"
+#include "prover_core/io/resolve_inside.hpp"
 #include "spdlog/spdlog.h"
 
 namespace provd::daemon {
@@ -64,6 +65,60 @@ absl::Status ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<uint64_t> ProverService::CheckStarkColumnsFile(
+    const provd::v1::StarkCommitSpec& spec) {
+  constexpr absl::string_view kField = "spec.stark_commit.columns_name";
+  absl::StatusOr<std::filesystem::path> path =
+      io::ResolveInside(inputs_dir_, spec.columns_name(), "input", "the inputs directory");
+  if (!path.ok()) return AsFieldError(kField, path.status(), inputs_dir_);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(*path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kField, ": \"", spec.columns_name(), "\" is not a regular file"));
+  }
+  const uintmax_t size = std::filesystem::file_size(*path, ec);
+  if (ec) {
+    return absl::UnavailableError(
+        absl::StrCat(kField, ": cannot read the size of \"", spec.columns_name(), "\""));
+  }
+  absl::StatusOr<stark::TraceShape> shape =
+      StarkShape(spec, size, absl::StrCat(kField, " \"", spec.columns_name(), "\""));
+  if (!shape.ok()) return shape.status();
+  return static_cast<uint64_t>(size);
+}
+
+absl::StatusOr<JobSubmission> ProverService::Submission(
+    const provd::v1::SubmitJobRequest& request) {
+  JobSubmission submission;
+  submission.priority = request.priority();
+  submission.request_id = request.request_id();
+  if (request.has_deadline()) {
+    submission.deadline = absl::Nanoseconds(
+        google::protobuf::util::TimeUtil::DurationToNanoseconds(request.deadline()));
+  }
+  submission.spec = request.spec();
+  if (request.spec().has_groth16()) {
+    const provd::v1::Groth16Spec& spec = request.spec().groth16();
+    if (absl::Status s = CheckGroth16(spec); !s.ok()) return s;
+    submission.zkey_name = spec.zkey_name();
+    submission.witness = spec.witness();
+    submission.seed = spec.seed();
+    submission.spec.mutable_groth16()->clear_witness();
+    submission.spec.mutable_groth16()->clear_seed();
+    return submission;
+  }
+  const provd::v1::StarkCommitSpec& spec = request.spec().stark_commit();
+  if (spec.has_columns_name()) {
+    absl::StatusOr<uint64_t> size = CheckStarkColumnsFile(spec);
+    if (!size.ok()) return size.status();
+    submission.referenced_input_size = *size;
+  } else {
+    submission.witness = spec.columns();
+    submission.spec.mutable_stark_commit()->clear_columns();
+  }
+  return submission;
+}
+
 absl::Status ProverService::Submit(const provd::v1::SubmitJobRequest& request,
                                    provd::v1::SubmitJobResponse& response) {
   if (draining_.load(std::memory_order_relaxed)) return Draining();
@@ -79,34 +134,27 @@ absl::Status ProverService::Submit(const provd::v1::SubmitJobRequest& request,
       return absl::OkStatus();
     }
   }
-  const provd::v1::Groth16Spec& spec = request.spec().groth16();
-  if (absl::Status s = CheckGroth16(spec); !s.ok()) return s;
+  absl::StatusOr<JobSubmission> submission = Submission(request);
+  if (!submission.ok()) return submission.status();
   if (scheduler_.Full()) {
     return absl::ResourceExhaustedError(
         "the job queue is full; retry later (the limit is --max-queued-jobs)");
   }
-  JobSubmission submission;
-  submission.priority = request.priority();
-  submission.zkey_name = spec.zkey_name();
-  submission.witness = spec.witness();
-  submission.seed = spec.seed();
-  submission.request_id = request.request_id();
-  if (request.has_deadline()) {
-    submission.deadline = absl::Nanoseconds(
-        google::protobuf::util::TimeUtil::DurationToNanoseconds(request.deadline()));
-  }
-  absl::StatusOr<SubmitOutcome> outcome = store_.Submit(submission);
+  absl::StatusOr<SubmitOutcome> outcome = store_.Submit(*submission);
   if (!outcome.ok()) return outcome.status();
   if (!outcome->deduplicated) {
     QueuedJob queued;
     queued.id = outcome->job.id();
     queued.priority = outcome->job.priority();
     queued.order = outcome->order;
+    queued.kind = JobKindLabel(request.spec());
     queued.accepted_at = absl::FromUnixNanos(
         google::protobuf::util::TimeUtil::TimestampToNanoseconds(outcome->job.created_at()));
-    if (submission.deadline) queued.expires_at = queued.accepted_at + *submission.deadline;
+    if (submission->deadline) queued.expires_at = queued.accepted_at + *submission->deadline;
     scheduler_.Enqueue(queued);
-    if (metrics_ != nullptr) metrics_->JobSubmitted("groth16", PriorityLabel(queued.priority));
+    if (metrics_ != nullptr) {
+      metrics_->JobSubmitted(JobKindLabel(request.spec()), PriorityLabel(queued.priority));
+    }
     hub_.Notify();
   }
   *response.mutable_job() = std::move(outcome->job);
@@ -123,9 +171,20 @@ grpc::Status ProverService::SubmitJob(grpc::ServerContext* context,
     if (metrics_ != nullptr) metrics_->JobRejected(status.code());
     spdlog::info("SubmitJob from {} refused: {}", context->peer(), status.ToString());
   } else if (!response->deduplicated()) {
-    spdlog::info("job {}: accepted from {} ({}, key {}, {} witness bytes)", response->job().id(),
-                 context->peer(), provd::v1::Priority_Name(response->job().priority()),
-                 response->job().spec().groth16().zkey_name(), response->job().input_size_bytes());
+    const provd::v1::Job& job = response->job();
+    if (job.spec().has_stark_commit()) {
+      const provd::v1::StarkCommitSpec& spec = job.spec().stark_commit();
+      spdlog::info(
+          "job {}: accepted from {} ({}, stark_commit of {} columns, blowup 2^{}, {} "
+          "column bytes{})",
+          job.id(), context->peer(), provd::v1::Priority_Name(job.priority()), spec.n_cols(),
+          spec.blowup_bits(), job.input_size_bytes(),
+          spec.has_columns_name() ? absl::StrCat(" in ", spec.columns_name()) : "");
+    } else {
+      spdlog::info("job {}: accepted from {} ({}, key {}, {} witness bytes)", job.id(),
+                   context->peer(), provd::v1::Priority_Name(job.priority()),
+                   job.spec().groth16().zkey_name(), job.input_size_bytes());
+    }
   }
   return ToGrpcStatus(status);
 }

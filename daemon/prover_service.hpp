@@ -18,13 +18,16 @@ namespace provd::daemon {
 
 class ProverService final : public provd::v1::Prover::Service {
  public:
+  // `inputs_dir`: where a stark_commit job's columns_name is resolved.
   ProverService(RequestLimits limits, BearerTokenCheck auth, JobStore& store, Scheduler& scheduler,
-                groth16::ProvingKeyCache& keys, EventHub& hub, Metrics* metrics /* may be null */)
+                groth16::ProvingKeyCache& keys, std::filesystem::path inputs_dir, EventHub& hub,
+                Metrics* metrics /* may be null */)
       : limits_(limits),
         auth_(std::move(auth)),
         store_(store),
         scheduler_(scheduler),
         keys_(keys),
+        inputs_dir_(std::move(inputs_dir)),
         hub_(hub),
         metrics_(metrics) {}
 
@@ -55,6 +58,11 @@ class ProverService final : public provd::v1::Prover::Service {
                       provd::v1::SubmitJobResponse& response);
   // The key and the witness, checked against each other.
   absl::Status CheckGroth16(const provd::v1::Groth16Spec& spec);
+  // A file named by columns_name: there, inside the inputs directory, and of the stated shape's
+  // size; its bytes are the job's input size. (Inline columns were checked with the request.)
+  absl::StatusOr<uint64_t> CheckStarkColumnsFile(const provd::v1::StarkCommitSpec& spec);
+  // The request as the store keeps it: the spec without its input bytes, and those bytes.
+  absl::StatusOr<JobSubmission> Submission(const provd::v1::SubmitJobRequest& request);
   absl::StatusOr<provd::v1::VerifyProofResponse> Verify(
       const provd::v1::VerifyProofRequest& request);
 
@@ -63,6 +71,7 @@ class ProverService final : public provd::v1::Prover::Service {
   JobStore& store_;
   Scheduler& scheduler_;
   groth16::ProvingKeyCache& keys_;
+  const std::filesystem::path inputs_dir_;
   EventHub& hub_;
   Metrics* metrics_;
   std::atomic<bool> draining_{false};

@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "prover_core/stark/trace.hpp"
 
 namespace provd::daemon {
 namespace {
@@ -48,7 +49,75 @@ absl::Status ValidateGroth16(const provd::v1::Groth16Spec& spec, const RequestLi
   return absl::OkStatus();
 }
 
+// The shape's ranges, and for inline columns their size and elements; a file in the inputs
+// directory is checked when the service resolves it.
+absl::Status ValidateStarkCommit(const provd::v1::StarkCommitSpec& spec,
+                                 const RequestLimits& limits) {
+  constexpr absl::string_view kSpec = "spec.stark_commit";
+  if (spec.n_cols() < 1 || spec.n_cols() > stark::kMaxTraceColumns) {
+    return Invalid(
+        absl::StrCat(kSpec, ".n_cols"),
+        absl::StrCat(spec.n_cols(), " is out of range [1, ", stark::kMaxTraceColumns, "]"));
+  }
+  if (spec.n_bits() != 0 &&
+      (spec.n_bits() < stark::kMinTraceBits || spec.n_bits() > stark::kMaxTraceBits)) {
+    return Invalid(absl::StrCat(kSpec, ".n_bits"),
+                   absl::StrCat(spec.n_bits(), " is out of range [", stark::kMinTraceBits, ", ",
+                                stark::kMaxTraceBits, "] (or 0: from the columns' size)"));
+  }
+  if (spec.blowup_bits() < stark::kMinBlowupBits || spec.blowup_bits() > stark::kMaxBlowupBits) {
+    return Invalid(absl::StrCat(kSpec, ".blowup_bits"),
+                   absl::StrCat(spec.blowup_bits(), " is out of range [", stark::kMinBlowupBits,
+                                ", ", stark::kMaxBlowupBits, "]"));
+  }
+  if (spec.hash() != provd::v1::STARK_HASH_POSEIDON_GL) {
+    return Invalid(absl::StrCat(kSpec, ".hash"), "must be STARK_HASH_POSEIDON_GL");
+  }
+  if (!spec.tree_name().empty()) {
+    if (absl::Status s = ValidateKeyName(absl::StrCat(kSpec, ".tree_name"), spec.tree_name());
+        !s.ok()) {
+      return s;
+    }
+  }
+  switch (spec.columns_source_case()) {
+    case provd::v1::StarkCommitSpec::kColumnsName:
+      return ValidateKeyName(absl::StrCat(kSpec, ".columns_name"), spec.columns_name());
+    case provd::v1::StarkCommitSpec::kColumns:
+      break;
+    case provd::v1::StarkCommitSpec::COLUMNS_SOURCE_NOT_SET:
+      return Invalid(kSpec,
+                     "set columns (inline) or columns_name (a file in the inputs directory)");
+  }
+  const std::string field = absl::StrCat(kSpec, ".columns");
+  const std::string& columns = spec.columns();
+  if (columns.size() > limits.max_witness_bytes) {
+    return Invalid(
+        field, absl::StrCat(columns.size(), " bytes exceed the limit of ", limits.max_witness_bytes,
+                            "; name a file in the inputs directory instead"));
+  }
+  absl::StatusOr<stark::TraceShape> shape = StarkShape(spec, columns.size(), field);
+  if (!shape.ok()) return shape.status();
+  return stark::CheckTrace(
+      std::span(reinterpret_cast<const uint8_t*>(columns.data()), columns.size()), *shape, field);
+}
+
 }  // namespace
+
+absl::StatusOr<stark::TraceShape> StarkShape(const provd::v1::StarkCommitSpec& spec,
+                                             uint64_t columns_bytes, absl::string_view label) {
+  absl::StatusOr<size_t> n_bits = stark::RowBitsForSize(columns_bytes, spec.n_cols(), label);
+  if (!n_bits.ok()) return n_bits.status();
+  if (spec.n_bits() != 0 && spec.n_bits() != *n_bits) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(label, ": ", columns_bytes, " bytes are 2^", *n_bits, " rows of ",
+                     spec.n_cols(), " columns, but spec.stark_commit.n_bits is ", spec.n_bits()));
+  }
+  const stark::TraceShape shape{*n_bits, spec.n_cols(), spec.blowup_bits()};
+  if (absl::Status s = stark::ValidateShape(shape); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(label, ": ", s.message()));
+  }
+  return shape;
+}
 
 absl::Status ValidateKeyName(absl::string_view field, absl::string_view name) {
   if (name.empty()) return Invalid(field, "is empty");
@@ -96,8 +165,10 @@ absl::Status ValidateSubmitJob(const provd::v1::SubmitJobRequest& request,
   switch (request.spec().kind_case()) {
     case JobSpec::kGroth16:
       return ValidateGroth16(request.spec().groth16(), limits);
+    case JobSpec::kStarkCommit:
+      return ValidateStarkCommit(request.spec().stark_commit(), limits);
     case JobSpec::KIND_NOT_SET:
-      return Invalid("spec", "no job kind is set (expected spec.groth16)");
+      return Invalid("spec", "no job kind is set (expected spec.groth16 or spec.stark_commit)");
   }
   return Invalid("spec", "unknown job kind");
 }

@@ -5,8 +5,10 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "provd/v1/prover.pb.h"
+#include "prover_core/stark/trace.hpp"
 
 namespace provd::daemon {
 
@@ -19,6 +21,12 @@ absl::Status ValidateSubmitJob(const provd::v1::SubmitJobRequest& request,
 
 // A job id as the daemon issues them: 1..64 characters of [A-Za-z0-9_-].
 absl::Status ValidateJobId(absl::string_view job_id);
+
+// The trace shape of a stark_commit spec whose columns are `columns_bytes` long (inline, or the
+// file it names): INVALID_ARGUMENT, prefixed with `label`, when that size is no whole
+// power-of-two number of rows, disagrees with n_bits, or the shape is out of range.
+absl::StatusOr<stark::TraceShape> StarkShape(const provd::v1::StarkCommitSpec& spec,
+                                             uint64_t columns_bytes, absl::string_view label);
 
 absl::Status ValidateListJobs(const provd::v1::ListJobsRequest& request);
 

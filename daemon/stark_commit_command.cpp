@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "daemon/atomic_file.hpp"
+#include "daemon/stark_tree_file.hpp"
 #include "prover_core/io/mapped_file.hpp"
 #include "prover_core/stark/trace_commitment.hpp"
 #include "prover_core/thread_pool.hpp"
@@ -20,10 +21,6 @@ constexpr int kExitUsage = 2;
 int Usage(const absl::Status& status) {
   std::cerr << "provd stark-commit: " << status.message() << "\n";
   return kExitUsage;
-}
-
-std::span<const uint8_t> AsBytes(std::span<const stark::Goldilocks> elements) {
-  return {reinterpret_cast<const uint8_t*>(elements.data()), elements.size_bytes()};
 }
 
 }  // namespace
@@ -59,8 +56,9 @@ int RunStarkCommit(const StarkCommitCommand& command) {
   if (!n_bits.ok()) return Usage(n_bits.status());
   if (shape.n_bits == 0) shape.n_bits = *n_bits;
   const absl::Time start = absl::Now();
-  absl::StatusOr<std::vector<stark::Goldilocks>> trace =
-      stark::ParseTrace(file->bytes(), shape, command.columns);
+  // Read in place from the mapping: the trace costs no copy besides the page cache's.
+  absl::StatusOr<std::span<const stark::Goldilocks>> trace =
+      stark::TraceView(file->bytes(), shape, command.columns);
   if (!trace.ok()) return Usage(trace.status());
   absl::StatusOr<stark::TraceCommitment> commitment =
       stark::CommitTrace(*trace, shape, DefaultThreadPool());
@@ -82,12 +80,7 @@ int RunStarkCommit(const StarkCommitCommand& command) {
     return Usage(s);
   }
   if (!command.tree_out.empty()) {
-    const std::array<uint64_t, 2> header = stark::TreeFileHeader(*commitment);
-    const std::span<const uint8_t> parts[] = {
-        {reinterpret_cast<const uint8_t*>(header.data()), sizeof header},
-        AsBytes(commitment->extended),
-        AsBytes(commitment->nodes)};
-    if (absl::Status s = WriteFileAtomically(command.tree_out, parts); !s.ok()) return Usage(s);
+    if (absl::Status s = WriteTreeFile(command.tree_out, *commitment); !s.ok()) return Usage(s);
   }
   return kExitOk;
 }

@@ -74,8 +74,8 @@ class SimulatedDevice {
   // `size` bytes of device memory, their content undefined (the slab Upload uses).
   absl::StatusOr<std::span<uint8_t>> Allocate(size_t size) {
     if (size > options_.vram_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          name_, ": ", size, " bytes do not fit in ", options_.vram_bytes, " bytes of VRAM"));
+      return absl::ResourceExhaustedError(absl::StrCat(name_, ": ", size, " bytes do not fit in ",
+                                                       options_.vram_bytes, " bytes of VRAM"));
     }
     if (memory_.size() < size) {
       Account(static_cast<int64_t>(size - memory_.size()));

@@ -89,7 +89,8 @@ class SimulatedGpuBackend final : public Backend<E> {
                std::span(reinterpret_cast<const msm::Scalar*>(device->data() + point_bytes),
                          scalars.size()));
     if (result.ok() && device_.options().corrupt_probability > 0 &&
-        std::uniform_real_distribution<double>(0, 1)(corrupt_rng_) < device_.options().corrupt_probability) {
+        std::uniform_real_distribution<double>(0, 1)(corrupt_rng_) <
+            device_.options().corrupt_probability) {
       *result = Corrupt(*result);
       ++corrupted_;
     }

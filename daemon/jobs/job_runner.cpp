@@ -23,6 +23,31 @@ JobEnding Failed(absl::Status error) {
 
 }  // namespace
 
+std::optional<JobEnding> EndingOfError(const absl::Status& error, const JobControl& control) {
+  if (absl::IsCancelled(error) && control.reason() != StopReason::kNone) {
+    if (control.reason() == StopReason::kShutdown) return std::nullopt;
+    JobEnding ending;
+    ending.state = provd::v1::JOB_STATE_CANCELLED;
+    ending.cancel_reason = StopReasonName(control.reason());
+    ending.error = control.reason() == StopReason::kDeadline
+                       ? absl::DeadlineExceededError("the job's deadline passed")
+                       : absl::CancelledError("cancelled by a client");
+    return ending;
+  }
+  return Failed(error);
+}
+
+ThreadPool& JobRunner::PoolFor(const StartedJob& job) const {
+  return job.priority == provd::v1::PRIORITY_HIGH || options_.low_pool == nullptr
+             ? *options_.high_pool
+             : *options_.low_pool;
+}
+
+std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl& control) {
+  if (job.spec.has_stark_commit()) return RunStarkCommit(job, control);
+  return RunGroth16(job, control);
+}
+
 std::optional<arbiter::DeviceLease> JobRunner::Lease(const StartedJob& job, JobObserver& observer) {
   if (options_.arbiter == nullptr) return std::nullopt;
   const bool high = job.priority == provd::v1::PRIORITY_HIGH;
@@ -96,7 +121,7 @@ std::optional<JobRunner::Rejection> JobRunner::Verify(const StartedJob& job,
   return Rejection{outcome.reason, dropped};
 }
 
-std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl& control) {
+std::optional<JobEnding> JobRunner::RunGroth16(const StartedJob& job, const JobControl& control) {
   absl::StatusOr<std::string> bytes = store_.ReadWitness(job.id);
   if (!bytes.ok()) return Failed(bytes.status());
   absl::StatusOr<groth16::Witness> witness = groth16::ParseWitness(
@@ -121,9 +146,7 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
     devices.simulated = options_.simulated;
     devices.gpus = options_.gpus;
   }
-  ThreadPool& pool = job.priority == provd::v1::PRIORITY_HIGH || options_.low_pool == nullptr
-                         ? *options_.high_pool
-                         : *options_.low_pool;
+  ThreadPool& pool = PoolFor(job);
   JobCheckpoint checkpoint(job.id, store_);
   const absl::Time start = absl::Now();
   absl::StatusOr<groth16::ProofArtifacts> proof = groth16::Prove(
@@ -160,17 +183,7 @@ std::optional<JobEnding> JobRunner::Run(const StartedJob& job, const JobControl&
     ending.result.set_public_json(proof->public_json);
     return ending;
   }
-  if (absl::IsCancelled(proof.status()) && control.reason() != StopReason::kNone) {
-    if (control.reason() == StopReason::kShutdown) return std::nullopt;
-    JobEnding ending;
-    ending.state = provd::v1::JOB_STATE_CANCELLED;
-    ending.cancel_reason = StopReasonName(control.reason());
-    ending.error = control.reason() == StopReason::kDeadline
-                       ? absl::DeadlineExceededError("the job's deadline passed")
-                       : absl::CancelledError("cancelled by a client");
-    return ending;
-  }
-  return Failed(proof.status());
+  return EndingOfError(proof.status(), control);
 }
 
 }  // namespace provd::daemon

@@ -4,6 +4,9 @@
 // job ended, or that it must go back to the queue. A proof that fails verification is thrown
 // away (ProofRejected): the job is proved again with every round on the CPU, the GPUs that ran
 // part of it are counted against, and retired at, the rejection limit.
+//
+// A stark_commit job (stark_commit_job.cpp) runs the same way from its columns (spooled, or a
+// file in the inputs directory) to its root, with the same lease, events and cancellation.
 #pragma once
 
 #include <functional>
@@ -19,11 +22,17 @@
 #include "daemon/store/job_store.hpp"
 #include "prover_core/groth16/key_cache.hpp"
 #include "prover_core/simulated_gpu.hpp"
+#include "prover_core/stark/trace_commitment.hpp"
 #include "prover_core/thread_pool.hpp"
 
 namespace provd::daemon {
 
 class JobObserver;
+
+// The ending of a job whose run failed with `error`: CANCELLED when it was stopped for a client
+// or its deadline, nullopt (back to the queue) when it was stopped for a shutdown, FAILED
+// otherwise.
+std::optional<JobEnding> EndingOfError(const absl::Status& error, const JobControl& control);
 
 struct JobRunnerOptions {
   // GPU arbitration; null: every job runs on the CPU and no lock file is touched.
@@ -38,6 +47,11 @@ struct JobRunnerOptions {
   absl::Duration high_priority_gpu_wait = absl::Seconds(10);
   // Chunking; the seed comes from each job.
   groth16::ProveOptions prove;
+  stark::CommitOptions stark;
+  // Where stark_commit jobs find columns_name and write tree_name (config inputs_dir,
+  // outputs_dir).
+  std::filesystem::path inputs_dir;
+  std::filesystem::path outputs_dir;
   // CPU work of high-priority jobs, and of low-priority ones (a pool of lower-priority threads,
   // so that background proofs use the cores urgent ones leave idle).
   ThreadPool* high_pool = nullptr;
@@ -61,6 +75,10 @@ class JobRunner {
   std::optional<JobEnding> Run(const StartedJob& job, const JobControl& control);
 
  private:
+  std::optional<JobEnding> RunGroth16(const StartedJob& job, const JobControl& control);
+  std::optional<JobEnding> RunStarkCommit(const StartedJob& job, const JobControl& control);
+  // The CPU pool of the job's priority.
+  ThreadPool& PoolFor(const StartedJob& job) const;
   std::optional<arbiter::DeviceLease> Lease(const StartedJob& job, JobObserver& observer);
   struct Rejection {
     std::string reason;     // the verifier's

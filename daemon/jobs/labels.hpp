@@ -20,4 +20,9 @@ inline const char* OutcomeLabel(provd::v1::JobState state) {
   }
 }
 
+// The `kind` label: the JobSpec oneof's field name.
+inline const char* JobKindLabel(const provd::v1::JobSpec& spec) {
+  return spec.has_stark_commit() ? "stark_commit" : "groth16";
+}
+
 }  // namespace provd::daemon

@@ -62,8 +62,8 @@ absl::StatusOr<provd::v1::Job> Scheduler::Cancel(const std::string& id, absl::Du
       if (!job.ok()) return job.status();
       const QueuedJob& cancelled = queue_.at(queued->second);
       if (options_.metrics != nullptr) {
-        options_.metrics->JobCompleted("groth16", PriorityLabel(cancelled.priority), "cancelled",
-                                       absl::Now() - cancelled.accepted_at);
+        options_.metrics->JobCompleted(cancelled.kind, PriorityLabel(cancelled.priority),
+                                       "cancelled", absl::Now() - cancelled.accepted_at);
       }
       queue_.erase(queued->second);
       queued_by_id_.erase(queued);
@@ -196,8 +196,8 @@ void Scheduler::ExpireDeadlinesLocked(absl::Time now) {
       spdlog::info("job {}: deadline passed while queued; cancelled", id);
       const QueuedJob& expired_job = queue_.at(queued_by_id_.at(id));
       if (options_.metrics != nullptr) {
-        options_.metrics->JobCompleted("groth16", PriorityLabel(expired_job.priority), "cancelled",
-                                       now - expired_job.accepted_at);
+        options_.metrics->JobCompleted(expired_job.kind, PriorityLabel(expired_job.priority),
+                                       "cancelled", now - expired_job.accepted_at);
       }
     }
     queue_.erase(queued_by_id_.at(id));
@@ -241,7 +241,7 @@ void Scheduler::RunJob(StartedJob job, Running* running) {
   } else {
     absl::StatusOr<provd::v1::Job> finished = store_.Finish(job.id, *ending);
     if (finished.ok() && options_.metrics != nullptr) {
-      options_.metrics->JobCompleted("groth16", PriorityLabel(job.priority),
+      options_.metrics->JobCompleted(JobKindLabel(job.spec), PriorityLabel(job.priority),
                                      OutcomeLabel(ending->state),
                                      absl::Now() - running->accepted_at);
     }

@@ -28,7 +28,11 @@ using provd::v1::Job;
 using provd::v1::JobEvent;
 using provd::v1::JobState;
 
-constexpr int kSchemaVersion = 1;
+// 2: jobs.spec and jobs.result (the job kinds besides Groth16). A version-1 store is migrated
+// in place at start: its rows are Groth16 jobs, described by the columns they have.
+constexpr int kSchemaVersion = 2;
+constexpr char kMigrationFrom1[] =
+    "ALTER TABLE jobs ADD COLUMN spec BLOB; ALTER TABLE jobs ADD COLUMN result BLOB;";
 constexpr char kSchema[] = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs(
@@ -49,7 +53,11 @@ CREATE TABLE IF NOT EXISTS jobs(
   error_message TEXT,
   proof_json TEXT,
   public_json TEXT,
-  last_event INTEGER NOT NULL DEFAULT 0);
+  last_event INTEGER NOT NULL DEFAULT 0,
+  spec BLOB,                               -- a serialized provd.v1.JobSpec without its inputs;
+                                           -- NULL: Groth16, zkey_name
+  result BLOB);                            -- a serialized provd.v1.JobResult; NULL: Groth16's
+                                           -- proof_json and public_json
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, seq);
 CREATE INDEX IF NOT EXISTS jobs_by_finish ON jobs(finished_ns) WHERE finished_ns IS NOT NULL;
 CREATE TABLE IF NOT EXISTS events(
@@ -70,7 +78,8 @@ CREATE TABLE IF NOT EXISTS checkpoints(   -- MSM progress of running jobs (plan/
 
 constexpr char kJobColumns[] =
     "id, request_id, priority, state, zkey_name, input_size, created_ns, started_ns, "
-    "finished_ns, deadline_ns, attempts, error_code, error_message, proof_json, public_json, seq";
+    "finished_ns, deadline_ns, attempts, error_code, error_message, proof_json, public_json, seq, "
+    "spec, result";
 constexpr char kPageTokenPrefix[] = "before:";
 constexpr uint32_t kDefaultPageSize = 100;
 constexpr uint32_t kMaxPageSize = 1000;
@@ -86,7 +95,10 @@ Job JobFromRow(const sqlite::Statement& row, bool full) {
   job.set_request_id(row.Text(1));
   job.set_priority(static_cast<provd::v1::Priority>(row.Int(2)));
   job.set_state(static_cast<JobState>(row.Int(3)));
-  job.mutable_spec()->mutable_groth16()->set_zkey_name(row.Text(4));
+  if (const std::string spec = row.Blob(16);
+      spec.empty() || !job.mutable_spec()->ParseFromString(spec)) {
+    job.mutable_spec()->mutable_groth16()->set_zkey_name(row.Text(4));
+  }
   job.set_input_size_bytes(static_cast<uint64_t>(row.Int(5)));
   *job.mutable_created_at() = ToTimestamp(row.Int(6));
   if (auto started = row.OptionalInt(7)) *job.mutable_started_at() = ToTimestamp(*started);
@@ -100,8 +112,11 @@ Job JobFromRow(const sqlite::Statement& row, bool full) {
     job.mutable_error()->set_message(row.Text(12));
   }
   if (full && job.state() == provd::v1::JOB_STATE_SUCCEEDED) {
-    job.mutable_result()->set_proof_json(row.Text(13));
-    job.mutable_result()->set_public_json(row.Text(14));
+    if (const std::string result = row.Blob(17);
+        result.empty() || !job.mutable_result()->ParseFromString(result)) {
+      job.mutable_result()->set_proof_json(row.Text(13));
+      job.mutable_result()->set_public_json(row.Text(14));
+    }
   }
   return job;
 }
@@ -202,6 +217,16 @@ absl::Status JobStore::InitSchema() {
     if (!insert.ok()) return insert.status();
     return insert->Bind(1, absl::StrCat(kSchemaVersion)).Run();
   }
+  if (version->Text(0) == "1") {
+    absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+    if (!tx.ok()) return tx.status();
+    if (absl::Status s = db_.Execute(kMigrationFrom1); !s.ok()) return s;
+    absl::StatusOr<sqlite::Statement> update =
+        db_.Prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'");
+    if (!update.ok()) return update.status();
+    if (absl::Status s = update->Bind(1, absl::StrCat(kSchemaVersion)).Run(); !s.ok()) return s;
+    return tx->Commit();
+  }
   if (version->Text(0) != absl::StrCat(kSchemaVersion)) {
     return absl::FailedPreconditionError(absl::StrCat(db_.path(), ": job store schema version ",
                                                       version->Text(0), " is not the version ",
@@ -281,13 +306,14 @@ absl::StatusOr<SubmitOutcome> JobStore::Submit(const JobSubmission& submission) 
     if (!tx.ok()) return tx.status();
     absl::StatusOr<sqlite::Statement> insert = db_.Prepare(
         "INSERT INTO jobs(id, request_id, priority, state, zkey_name, input_size, seed, "
-        "created_ns, deadline_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq");
+        "created_ns, deadline_ns, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq");
     if (!insert.ok()) return insert.status();
     insert->Bind(1, id)
         .Bind(3, int64_t{submission.priority})
         .Bind(4, int64_t{provd::v1::JOB_STATE_QUEUED})
         .Bind(5, submission.zkey_name)
-        .Bind(6, static_cast<int64_t>(submission.witness.size()))
+        .Bind(6, static_cast<int64_t>(submission.witness.empty() ? submission.referenced_input_size
+                                                                 : submission.witness.size()))
         .BindBlob(7, submission.seed)
         .Bind(8, absl::ToUnixNanos(now));
     if (submission.request_id.empty()) {
@@ -298,6 +324,11 @@ absl::StatusOr<SubmitOutcome> JobStore::Submit(const JobSubmission& submission) 
     insert->Bind(9, submission.deadline
                         ? std::optional<int64_t>(absl::ToInt64Nanoseconds(*submission.deadline))
                         : std::nullopt);
+    if (submission.spec.kind_case() == provd::v1::JobSpec::kGroth16) {
+      insert->BindNull(10);  // described by zkey_name, as in schema version 1
+    } else {
+      insert->BindBlob(10, submission.spec.SerializeAsString());
+    }
     absl::StatusOr<bool> row = insert->Step();
     if (!row.ok()) return row.status();
     order = insert->Int(0);
@@ -509,13 +540,21 @@ absl::StatusOr<StartedJob> JobStore::Start(const std::string& id) {
   }
   absl::StatusOr<sqlite::Statement> update = db_.Prepare(
       "UPDATE jobs SET attempts = attempts + 1, started_ns = ? WHERE id = ? "
-      "RETURNING attempts, priority, zkey_name, seed");
+      "RETURNING attempts, priority, zkey_name, seed, spec");
   if (!update.ok()) return update.status();
   absl::StatusOr<bool> row = update->Bind(1, absl::ToUnixNanos(now)).Bind(2, id).Step();
   if (!row.ok()) return row.status();
   if (!*row) return NotFound(id);
-  StartedJob started{id, static_cast<provd::v1::Priority>(update->Int(1)), update->Text(2),
-                     update->Blob(3), static_cast<uint32_t>(update->Int(0))};
+  StartedJob started{id,
+                     static_cast<provd::v1::Priority>(update->Int(1)),
+                     update->Text(2),
+                     update->Blob(3),
+                     static_cast<uint32_t>(update->Int(0)),
+                     {}};
+  if (const std::string spec = update->Blob(4);
+      spec.empty() || !started.spec.ParseFromString(spec)) {
+    started.spec.mutable_groth16()->set_zkey_name(started.zkey_name);
+  }
   if (absl::Status s = update->Run(); !s.ok()) return s;
   JobEvent event;
   event.mutable_started()->set_attempt(started.attempt);
@@ -535,22 +574,24 @@ absl::StatusOr<Job> JobStore::Finish(const std::string& id, const JobEnding& end
     if (!tx.ok()) return tx.status();
     absl::StatusOr<sqlite::Statement> update = db_.Prepare(
         "UPDATE jobs SET state = ?, finished_ns = ?, error_code = ?, error_message = ?, "
-        "proof_json = ?, public_json = ? WHERE id = ? AND state IN (?, ?)");
+        "proof_json = ?, public_json = ?, result = ? WHERE id = ? AND state IN (?, ?)");
     if (!update.ok()) return update.status();
     const bool succeeded = ending.state == provd::v1::JOB_STATE_SUCCEEDED;
     update->Bind(1, int64_t{ending.state}).Bind(2, absl::ToUnixNanos(now));
     if (succeeded) {
       update->BindNull(3).BindNull(4);
       update->Bind(5, ending.result.proof_json()).Bind(6, ending.result.public_json());
+      update->BindBlob(7, ending.result.SerializeAsString());
     } else {
       update->Bind(3, static_cast<int64_t>(ending.error.code()))
           .Bind(4, ending.error.message())
           .BindNull(5)
-          .BindNull(6);
+          .BindNull(6)
+          .BindNull(7);
     }
-    update->Bind(7, id)
-        .Bind(8, int64_t{provd::v1::JOB_STATE_QUEUED})
-        .Bind(9, int64_t{provd::v1::JOB_STATE_RUNNING});
+    update->Bind(8, id)
+        .Bind(9, int64_t{provd::v1::JOB_STATE_QUEUED})
+        .Bind(10, int64_t{provd::v1::JOB_STATE_RUNNING});
     if (absl::Status s = update->Run(); !s.ok()) return s;
     if (db_.changes() != 1) {
       absl::StatusOr<Job> job = GetLocked(id, /*full=*/false);
@@ -627,7 +668,8 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
     if (absl::Status s = tx->Commit(); !s.ok()) return s;
   }
   absl::StatusOr<sqlite::Statement> queued = db_.Prepare(
-      "SELECT id, priority, seq, created_ns, deadline_ns FROM jobs WHERE state = ? ORDER BY seq");
+      "SELECT id, priority, seq, created_ns, deadline_ns, spec IS NOT NULL FROM jobs "
+      "WHERE state = ? ORDER BY seq");
   if (!queued.ok()) return queued.status();
   queued->Bind(1, int64_t{provd::v1::JOB_STATE_QUEUED});
   std::vector<QueuedJob> jobs;
@@ -640,6 +682,8 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
     job.priority = static_cast<provd::v1::Priority>(queued->Int(1));
     job.order = queued->Int(2);
     job.accepted_at = absl::FromUnixNanos(queued->Int(3));
+    // Only the kinds after Groth16 keep a spec row (schema version 2).
+    if (queued->Int(5) != 0) job.kind = "stark_commit";
     if (auto deadline = queued->OptionalInt(4)) {
       job.expires_at = job.accepted_at + absl::Nanoseconds(*deadline);
     }

@@ -39,8 +39,15 @@ namespace provd::daemon {
 
 struct JobSubmission {
   provd::v1::Priority priority = provd::v1::PRIORITY_LOW;
-  std::string zkey_name;
-  std::string witness;     // the .wtns bytes
+  // What to prove, without its input bytes (the witness, the seed, inline columns).
+  provd::v1::JobSpec spec;
+  std::string zkey_name;  // Groth16's; empty for other kinds
+  // The input bytes the spool keeps until the job ends: the .wtns, or the inline columns of a
+  // stark_commit job (empty when its columns are a file in the inputs directory).
+  std::string witness;
+  // Job.input_size_bytes of an input the spool does not hold (a file in the inputs directory);
+  // otherwise the spooled bytes' size is.
+  uint64_t referenced_input_size = 0;
   std::string seed;        // empty, or the 32-byte seed
   std::string request_id;  // empty: none
   std::optional<absl::Duration> deadline;
@@ -60,6 +67,7 @@ struct QueuedJob {
   absl::Time accepted_at;
   std::optional<absl::Time> expires_at;  // accepted_at + deadline
   bool requeued = false;                 // was running when the daemon last stopped
+  const char* kind = "groth16";          // JobKindLabel: the metrics' `kind`
 };
 
 // What a worker needs to run a job it has started.
@@ -69,6 +77,7 @@ struct StartedJob {
   std::string zkey_name;
   std::string seed;
   uint32_t attempt = 0;
+  provd::v1::JobSpec spec;  // without its input bytes, as JobSubmission::spec
 };
 
 // How a job ended.

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "absl/strings/str_cat.h"
+#include "prover_core/io/resolve_inside.hpp"
 
 namespace provd::groth16 {
 namespace {
@@ -36,35 +37,7 @@ ProvingKeyCache::ProvingKeyCache(std::filesystem::path key_dir, uint64_t budget_
     : key_dir_(std::move(key_dir)), budget_bytes_(budget_bytes) {}
 
 absl::StatusOr<std::filesystem::path> ProvingKeyCache::Resolve(const std::string& name) const {
-  const std::filesystem::path relative(name);
-  if (name.empty() || relative.is_absolute()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("key name \"", name, "\": must be a path relative to the key directory"));
-  }
-  for (const auto& part : relative) {
-    if (part == "..") {
-      return absl::InvalidArgumentError(
-          absl::StrCat("key name \"", name, "\": \"..\" is not allowed"));
-    }
-  }
-  std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::canonical(key_dir_, ec);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("key directory ", key_dir_.string(), ": ", ec.message()));
-  }
-  const std::filesystem::path path = std::filesystem::canonical(dir / relative, ec);
-  if (ec) {
-    return absl::NotFoundError(
-        absl::StrCat("key \"", name, "\" not found in ", dir.string(), ": ", ec.message()));
-  }
-  // A symlink inside the directory may still lead out of it.
-  auto [dir_end, unused] = std::mismatch(dir.begin(), dir.end(), path.begin(), path.end());
-  if (dir_end != dir.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("key name \"", name, "\" leads outside the key directory"));
-  }
-  return path;
+  return io::ResolveInside(key_dir_, name, "key", "the key directory");
 }
 
 absl::StatusOr<LoadedKey> ProvingKeyCache::Get(const std::string& name) {

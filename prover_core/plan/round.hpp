@@ -34,8 +34,8 @@ inline constexpr size_t kStarkRoundCount = 3;
 
 constexpr const char* RoundName(Round round) {
   constexpr const char* kNames[kRoundCount + kStarkRoundCount] = {
-      "witness_map", "lde_a",  "lde_b",  "lde_c",  "h_combine",     "msm_a",        "msm_b1",
-      "msm_b2",      "msm_c",  "msm_h",  "trace_lde", "merkle_leaves", "merkle_levels"};
+      "witness_map", "lde_a", "lde_b", "lde_c",     "h_combine",     "msm_a",        "msm_b1",
+      "msm_b2",      "msm_c", "msm_h", "trace_lde", "merkle_leaves", "merkle_levels"};
   return kNames[static_cast<size_t>(round)];
 }
 

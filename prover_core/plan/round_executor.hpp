@@ -23,8 +23,7 @@ template <typename B>
 class RoundExecutor {
  public:
   // backends[0] must be a CPU backend; placement and observer may be null (all on the CPU).
-  RoundExecutor(std::span<B* const> backends, ChunkPlacement* placement,
-                ProofObserver* observer)
+  RoundExecutor(std::span<B* const> backends, ChunkPlacement* placement, ProofObserver* observer)
       : backends_(backends), placement_(placement), observer_(observer) {}
 
   absl::Status Validate() const {

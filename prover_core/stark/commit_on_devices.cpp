@@ -39,9 +39,9 @@ absl::StatusOr<TraceCommitment> CommitOnDevices(std::span<const Goldilocks> trac
     placement.emplace(
         *devices.lease, [&](size_t n) { backends[n + 1]->ReleaseDeviceMemory(); }, observer);
   }
-  return CommitTrace(trace, shape, options,
-                     CommitContext{backends, &pool, placement ? &*placement : nullptr, observer,
-                                   cancelled});
+  return CommitTrace(
+      trace, shape, options,
+      CommitContext{backends, &pool, placement ? &*placement : nullptr, observer, cancelled});
 }
 
 }  // namespace provd::stark

@@ -59,8 +59,7 @@ class SimulatedStarkGpu final : public StarkBackend {
       return cpu_.HashLeaves(rows, width, first_row, row_count, nodes);  // its error
     }
     if (absl::Status s = device_.BeginCall(); !s.ok()) return s;
-    absl::StatusOr<std::span<Goldilocks>> memory =
-        Allocate(row_count * (width + kDigestElements));
+    absl::StatusOr<std::span<Goldilocks>> memory = Allocate(row_count * (width + kDigestElements));
     if (!memory.ok()) return memory.status();
     const std::span<Goldilocks> in = memory->first(row_count * width);
     const std::span<Goldilocks> out = memory->subspan(row_count * width);

@@ -27,9 +27,8 @@ class StarkBackend {
                                      size_t first_col, size_t col_count,
                                      std::span<Goldilocks> extended) = 0;
   // HashLeaves and HashLevel (merkle_tree.hpp).
-  virtual absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width,
-                                  size_t first_row, size_t row_count,
-                                  std::span<Goldilocks> nodes) = 0;
+  virtual absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
+                                  size_t row_count, std::span<Goldilocks> nodes) = 0;
   virtual absl::Status HashLevel(const MerkleLevel& level, size_t first, size_t count,
                                  std::span<Goldilocks> nodes) = 0;
   // Frees every device buffer the backend holds (before its lease yields the device).

@@ -41,9 +41,8 @@ absl::StatusOr<size_t> RowBitsForSize(size_t bytes, size_t n_cols, absl::string_
   return static_cast<size_t>(__builtin_ctzll(rows));
 }
 
-absl::StatusOr<std::vector<Goldilocks>> ParseTrace(std::span<const uint8_t> bytes,
-                                                   const TraceShape& shape,
-                                                   absl::string_view label) {
+absl::Status CheckTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
+                        absl::string_view label) {
   if (absl::Status s = ValidateShape(shape); !s.ok()) return s;
   const size_t expected = shape.elements() * sizeof(uint64_t);
   if (bytes.size() != expected) {
@@ -51,8 +50,7 @@ absl::StatusOr<std::vector<Goldilocks>> ParseTrace(std::span<const uint8_t> byte
                                                    shape.n_bits, " rows of ", shape.n_cols,
                                                    " u64 columns are ", expected, " bytes"));
   }
-  std::vector<Goldilocks> trace(shape.elements());
-  for (size_t i = 0; i < trace.size(); ++i) {
+  for (size_t i = 0; i < shape.elements(); ++i) {
     uint64_t v;
     std::memcpy(&v, bytes.data() + i * sizeof(uint64_t), sizeof v);  // little-endian host
     if (v >= Goldilocks::kP) {
@@ -60,8 +58,30 @@ absl::StatusOr<std::vector<Goldilocks>> ParseTrace(std::span<const uint8_t> byte
           absl::StrCat(label, ": the element at row ", i / shape.n_cols, ", column ",
                        i % shape.n_cols, " is ", v, ", not below the Goldilocks prime"));
     }
-    trace[i] = Goldilocks::FromUint64(v);
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::span<const Goldilocks>> TraceView(std::span<const uint8_t> bytes,
+                                                      const TraceShape& shape,
+                                                      absl::string_view label) {
+  if (absl::Status s = CheckTrace(bytes, shape, label); !s.ok()) return s;
+  if (reinterpret_cast<uintptr_t>(bytes.data()) % alignof(Goldilocks) != 0) {
+    return absl::InternalError(absl::StrCat(label, ": the trace's buffer is not aligned"));
+  }
+  // Canonical u64s are Goldilocks elements as they are (static_asserts in trace.hpp).
+  return std::span<const Goldilocks>(reinterpret_cast<const Goldilocks*>(bytes.data()),
+                                     shape.elements());
+}
+
+absl::StatusOr<std::vector<Goldilocks>> ParseTrace(std::span<const uint8_t> bytes,
+                                                   const TraceShape& shape,
+                                                   absl::string_view label) {
+  absl::StatusOr<std::span<const Goldilocks>> view = TraceView(bytes, shape, label);
+  if (view.ok()) return std::vector<Goldilocks>(view->begin(), view->end());
+  if (!absl::IsInternal(view.status())) return view.status();
+  std::vector<Goldilocks> trace(shape.elements());
+  std::memcpy(trace.data(), bytes.data(), bytes.size());
   return trace;
 }
 

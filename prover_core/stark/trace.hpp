@@ -46,8 +46,18 @@ absl::Status ValidateShape(const TraceShape& shape);
 // that is a whole power-of-two number of rows.
 absl::StatusOr<size_t> RowBitsForSize(size_t bytes, size_t n_cols, absl::string_view label);
 
-// The trace of `bytes` (`label` names it in errors): INVALID_ARGUMENT when its size is not the
-// shape's or an element is >= p (naming its row and column).
+// INVALID_ARGUMENT (`label` names the trace) when the size of `bytes` is not the shape's or an
+// element is >= p, naming its row and column.
+absl::Status CheckTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
+                        absl::string_view label);
+
+// The checked trace of `bytes`, read in place (no copy): CheckTrace's errors, and INTERNAL when
+// `bytes` is not 8-byte aligned (mapped files and heap buffers are).
+absl::StatusOr<std::span<const Goldilocks>> TraceView(std::span<const uint8_t> bytes,
+                                                      const TraceShape& shape,
+                                                      absl::string_view label);
+
+// A checked copy of the trace of `bytes`: CheckTrace's errors.
 absl::StatusOr<std::vector<Goldilocks>> ParseTrace(std::span<const uint8_t> bytes,
                                                    const TraceShape& shape,
                                                    absl::string_view label);

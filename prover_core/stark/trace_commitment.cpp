@@ -31,9 +31,8 @@ class CommitRun {
     if (context_.pool == nullptr) return absl::InvalidArgumentError("no thread pool given");
     if (absl::Status s = executor_.Validate(); !s.ok()) return s;
     if (trace_.size() != shape_.elements()) {
-      return absl::InvalidArgumentError(absl::StrCat("a trace of ", trace_.size(),
-                                                     " elements, but the shape says ",
-                                                     shape_.elements()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a trace of ", trace_.size(), " elements, but the shape says ", shape_.elements()));
     }
     TraceCommitment c;
     c.shape = shape_;
@@ -63,11 +62,10 @@ class CommitRun {
         if (absl::Status s = Cancelled(); !s.ok()) return s;
         const size_t first = k * per_chunk;
         const size_t count = std::min(per_chunk, shape_.n_cols - first);
-        absl::Status s = executor_.RunChunk(ChunkRef{Round::kTraceLde, k, chunks},
-                                            [&](StarkBackend& backend) {
-                                              return backend.ExtendColumns(trace_, shape_, first,
-                                                                           count, extended);
-                                            });
+        absl::Status s =
+            executor_.RunChunk(ChunkRef{Round::kTraceLde, k, chunks}, [&](StarkBackend& backend) {
+              return backend.ExtendColumns(trace_, shape_, first, count, extended);
+            });
         if (!s.ok()) return s;
       }
       return absl::OkStatus();

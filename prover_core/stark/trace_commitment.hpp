@@ -44,8 +44,8 @@ struct CommitOptions {
 struct CommitContext {
   std::span<StarkBackend* const> backends;  // backends[0] is the CPU
   ThreadPool* pool = nullptr;
-  plan::ChunkPlacement* placement = nullptr;    // null: every chunk on backends[0]
-  plan::ProofObserver* observer = nullptr;      // may be null
+  plan::ChunkPlacement* placement = nullptr;     // null: every chunk on backends[0]
+  plan::ProofObserver* observer = nullptr;       // may be null
   const std::atomic<bool>* cancelled = nullptr;  // checked before every chunk: CANCELLED
 };
 

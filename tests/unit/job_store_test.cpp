@@ -314,6 +314,57 @@ TEST_F(JobStoreTest, ADatabaseThatIsNotSqliteFailsToOpenAsDataLoss) {
   EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kDataLoss, _));
 }
 
+TEST_F(JobStoreTest, AStarkCommitJobKeepsItsSpecAndResultButNotItsColumns) {
+  auto store = OpenStore();
+  JobSubmission submission;
+  submission.priority = provd::v1::PRIORITY_LOW;
+  provd::v1::StarkCommitSpec* spec = submission.spec.mutable_stark_commit();
+  spec->set_columns_name("traces/a.cm");
+  spec->set_n_cols(7);
+  spec->set_blowup_bits(2);
+  submission.referenced_input_size = 7 * 8 * 16;
+  absl::StatusOr<SubmitOutcome> outcome = store->Submit(submission);
+  ASSERT_THAT(outcome, IsOk());
+  EXPECT_EQ(outcome->job.input_size_bytes(), 7u * 8 * 16);
+  EXPECT_EQ(outcome->job.spec().stark_commit().columns_name(), "traces/a.cm");
+  absl::StatusOr<StartedJob> started = store->Start(outcome->job.id());
+  ASSERT_THAT(started, IsOk());
+  EXPECT_EQ(started->spec.stark_commit().n_cols(), 7u);
+  JobEnding ending;
+  ending.state = provd::v1::JOB_STATE_SUCCEEDED;
+  ending.result.add_stark_root(1);
+  ending.result.set_stark_root_json("{}");
+  ASSERT_THAT(store->Finish(outcome->job.id(), ending), IsOk());
+  absl::StatusOr<provd::v1::Job> job = store->Get(outcome->job.id());
+  ASSERT_THAT(job, IsOk());
+  EXPECT_EQ(job->result().stark_root_size(), 1);
+  EXPECT_EQ(job->spec().stark_commit().blowup_bits(), 2u);
+}
+
+TEST_F(JobStoreTest, AVersionOneStoreIsMigratedAndItsJobsReadAsBefore) {
+  std::string id;
+  {
+    auto store = OpenStore();
+    absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission());
+    ASSERT_THAT(outcome, IsOk());
+    id = outcome->job.id();
+  }
+  {  // Back to version 1's schema, as an older provd left it.
+    absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(dir_ / "jobs.sqlite3");
+    ASSERT_THAT(db, IsOk());
+    ASSERT_THAT(db->Execute("ALTER TABLE jobs DROP COLUMN spec; ALTER TABLE jobs DROP COLUMN "
+                            "result; UPDATE meta SET value = '1' WHERE key = 'schema_version';"),
+                IsOk());
+  }
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<provd::v1::Job> job = store->Get(id);
+  ASSERT_THAT(job, IsOk());
+  EXPECT_EQ(job->spec().groth16().zkey_name(), "circuit.zkey");
+  ASSERT_THAT(store->Finish(id, Succeeded()), IsOk());
+  EXPECT_EQ(store->Get(id)->result().public_json(), "[\"33\"]");
+}
+
 TEST(JobRoundsTest, RoundsAndDeviceSpansFollowTheEvents) {
   auto at = [](int64_t ms) {
     return google::protobuf::util::TimeUtil::MillisecondsToTimestamp(1'000'000 + ms);

@@ -1,5 +1,7 @@
 #include "daemon/request_validation.hpp"
 
+#include <cstring>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/support/status_matchers.hpp"
@@ -114,6 +116,80 @@ TEST(RequestValidationTest, DeadlineMustBePositiveAndBounded) {
   request.mutable_deadline()->set_seconds(31LL * 24 * 3600);
   EXPECT_THAT(Validate(request),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("30 days")));
+}
+
+provd::v1::SubmitJobRequest StarkRequest(size_t rows, uint32_t n_cols) {
+  provd::v1::SubmitJobRequest request;
+  request.set_priority(provd::v1::PRIORITY_LOW);
+  auto* spec = request.mutable_spec()->mutable_stark_commit();
+  spec->set_columns(std::string(rows * n_cols * 8, '\x01'));
+  spec->set_n_cols(n_cols);
+  spec->set_blowup_bits(2);
+  spec->set_hash(provd::v1::STARK_HASH_POSEIDON_GL);
+  return request;
+}
+
+TEST(RequestValidationTest, StarkCommitShapesAreCheckedAgainstTheColumns) {
+  EXPECT_THAT(Validate(StarkRequest(8, 3)), IsOk());
+  auto request = StarkRequest(8, 3);
+  request.mutable_spec()->mutable_stark_commit()->set_n_bits(3);
+  EXPECT_THAT(Validate(request), IsOk());
+  request.mutable_spec()->mutable_stark_commit()->set_n_bits(2);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("but spec.stark_commit.n_bits is 2")));
+  request.mutable_spec()->mutable_stark_commit()->set_n_bits(29);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("spec.stark_commit.n_bits: 29")));
+  EXPECT_THAT(Validate(StarkRequest(6, 3)),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("spec.stark_commit.columns: 144 bytes is not a power-of-two")));
+  EXPECT_THAT(Validate(StarkRequest(1, 3)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("n_bits 0 is out of range")));
+  request = StarkRequest(8, 3);
+  request.mutable_spec()->mutable_stark_commit()->set_n_cols(0);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("spec.stark_commit.n_cols: 0")));
+  request.mutable_spec()->mutable_stark_commit()->set_n_cols(65537);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("spec.stark_commit.n_cols: 65537")));
+  for (uint32_t blowup : {0u, 9u}) {
+    request = StarkRequest(8, 3);
+    request.mutable_spec()->mutable_stark_commit()->set_blowup_bits(blowup);
+    EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                            HasSubstr("spec.stark_commit.blowup_bits")));
+  }
+  request = StarkRequest(8, 3);
+  request.mutable_spec()->mutable_stark_commit()->set_hash(provd::v1::STARK_HASH_UNSPECIFIED);
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("spec.stark_commit.hash: must be")));
+}
+
+TEST(RequestValidationTest, StarkCommitColumnsAreInlineOrANameAndCanonical) {
+  auto request = StarkRequest(4, 1);
+  std::string columns = request.spec().stark_commit().columns();
+  const uint64_t p = 0xffffffff00000001ull;
+  std::memcpy(columns.data() + 16, &p, 8);
+  request.mutable_spec()->mutable_stark_commit()->set_columns(columns);
+  EXPECT_THAT(Validate(request),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("the element at row 2, column 0 is 18446744069414584321")));
+  request.mutable_spec()->mutable_stark_commit()->clear_columns_source();
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("set columns (inline) or columns_name")));
+  request.mutable_spec()->mutable_stark_commit()->set_columns_name("traces/a.cm");
+  EXPECT_THAT(Validate(request), IsOk());
+  request.mutable_spec()->mutable_stark_commit()->set_columns_name("/etc/passwd");
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("spec.stark_commit.columns_name")));
+  request.mutable_spec()->mutable_stark_commit()->set_columns_name("a.cm");
+  request.mutable_spec()->mutable_stark_commit()->set_tree_name("../a.tree");
+  EXPECT_THAT(Validate(request), StatusIs(absl::StatusCode::kInvalidArgument,
+                                          HasSubstr("spec.stark_commit.tree_name")));
+  RequestLimits small;
+  small.max_witness_bytes = 16;
+  EXPECT_THAT(ValidateSubmitJob(StarkRequest(4, 1), small),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("32 bytes exceed the limit of 16; name a file")));
 }
 
 TEST(RequestValidationTest, JobIds) {

@@ -1,0 +1,150 @@
+// A stark_commit job: its columns (spooled inline bytes, or a file in the inputs directory,
+// read in place through a mapping), checked against the stated shape, committed in rounds and
+// chunks on the CPU and the lease's devices, the root into the result and the tree, when asked,
+// into the outputs directory.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "daemon/jobs/job_observer.hpp"
+#include "daemon/jobs/job_runner.hpp"
+#include "daemon/jobs/labels.hpp"
+#include "daemon/request_validation.hpp"
+#include "daemon/stark_tree_file.hpp"
+#include "prover_core/io/mapped_file.hpp"
+#include "prover_core/io/resolve_inside.hpp"
+#include "prover_core/stark/commit_on_devices.hpp"
+#include "spdlog/spdlog.h"
+
+namespace provd::daemon {
+namespace {
+
+// The job's columns and what keeps their bytes alive.
+struct Columns {
+  std::variant<std::string, io::MappedFile> storage;
+  std::span<const uint8_t> bytes;
+};
+
+absl::StatusOr<Columns> LoadColumns(const StartedJob& job, JobStore& store,
+                                    const std::filesystem::path& inputs_dir) {
+  const provd::v1::StarkCommitSpec& spec = job.spec.stark_commit();
+  if (spec.has_columns_name()) {
+    absl::StatusOr<std::filesystem::path> path =
+        io::ResolveInside(inputs_dir, spec.columns_name(), "input", "the inputs directory");
+    if (!path.ok()) return path.status();
+    absl::StatusOr<io::MappedFile> file = io::MappedFile::Open(path->string());
+    if (!file.ok()) return file.status();
+    Columns columns{*std::move(file), {}};
+    columns.bytes = std::get<io::MappedFile>(columns.storage).bytes();
+    return columns;
+  }
+  absl::StatusOr<std::string> spooled = store.ReadWitness(job.id);
+  if (!spooled.ok()) return spooled.status();
+  Columns columns{*std::move(spooled), {}};
+  const std::string& bytes = std::get<std::string>(columns.storage);
+  columns.bytes = std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  return columns;
+}
+
+// tree_name inside the outputs directory, its parent directories created there.
+absl::StatusOr<std::filesystem::path> TreePath(const std::filesystem::path& outputs_dir,
+                                               const std::string& name) {
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::canonical(outputs_dir, ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the outputs directory ", outputs_dir.string(), ": ", ec.message()));
+  }
+  const std::filesystem::path path = dir / name;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  const std::filesystem::path parent = std::filesystem::canonical(path.parent_path(), ec);
+  if (ec) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("tree_name \"", name, "\": cannot create its directory: ", ec.message()));
+  }
+  // A symlinked directory inside may still lead out of it.
+  auto [dir_end, unused] = std::mismatch(dir.begin(), dir.end(), parent.begin(), parent.end());
+  if (dir_end != dir.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tree_name \"", name, "\" leads outside the outputs directory"));
+  }
+  return parent / path.filename();
+}
+
+}  // namespace
+
+std::optional<JobEnding> JobRunner::RunStarkCommit(const StartedJob& job,
+                                                   const JobControl& control) {
+  const provd::v1::StarkCommitSpec& spec = job.spec.stark_commit();
+  const std::string label =
+      spec.has_columns_name()
+          ? absl::StrCat("spec.stark_commit.columns_name \"", spec.columns_name(), "\"")
+          : std::string("spec.stark_commit.columns");
+  absl::StatusOr<Columns> columns = LoadColumns(job, store_, options_.inputs_dir);
+  if (!columns.ok()) return EndingOfError(columns.status(), control);
+  absl::StatusOr<stark::TraceShape> shape = StarkShape(spec, columns->bytes.size(), label);
+  if (!shape.ok()) return EndingOfError(shape.status(), control);
+  // A named file is checked element by element here, not at submission: it may be gigabytes.
+  absl::StatusOr<std::span<const stark::Goldilocks>> view =
+      stark::TraceView(columns->bytes, *shape, label);
+  std::vector<stark::Goldilocks> copy;
+  if (absl::IsInternal(view.status())) {  // a misaligned buffer: read a copy instead
+    absl::StatusOr<std::vector<stark::Goldilocks>> parsed =
+        stark::ParseTrace(columns->bytes, *shape, label);
+    if (!parsed.ok()) return EndingOfError(parsed.status(), control);
+    copy = *std::move(parsed);
+    view = std::span<const stark::Goldilocks>(copy);
+  }
+  if (!view.ok()) return EndingOfError(view.status(), control);
+
+  JobObserver observer(job.id, PriorityLabel(job.priority), store_, hub_, options_.metrics);
+  observer.set_on_device_retired(options_.on_device_retired);
+  // Device backends of trace commitments exist for simulated GPUs only (no CUDA STARK kernels
+  // yet): with a real GPU among the arbiter's devices, the job runs on the CPU and leaves the
+  // GPUs to Groth16 jobs.
+  const bool devices_usable = options_.arbiter != nullptr &&
+                              std::ranges::all_of(options_.arbiter->device_ids(), [&](size_t id) {
+                                return id < options_.simulated_gpus;
+                              });
+  if (options_.arbiter != nullptr && !devices_usable) {
+    spdlog::info("job {}: stark_commit runs on the CPU (no CUDA STARK kernels yet)", job.id);
+  }
+  std::optional<arbiter::DeviceLease> lease;
+  if (devices_usable) lease = Lease(job, observer);
+  observer.set_lease(lease ? &*lease : nullptr);
+  stark::StarkDevicePlan devices;
+  if (lease) {
+    devices.lease = &*lease;
+    devices.simulated_gpus = options_.simulated_gpus;
+    devices.simulated = options_.simulated;
+  }
+  const absl::Time start = absl::Now();
+  absl::StatusOr<stark::TraceCommitment> commitment = stark::CommitOnDevices(
+      *view, *shape, options_.stark, PoolFor(job), devices, &observer, control.flag());
+  observer.Finish();
+  lease.reset();  // the GPU is free for others while the tree is written
+  if (!commitment.ok()) return EndingOfError(commitment.status(), control);
+  spdlog::info("job {}: committed 2^{} rows x {} columns (blowup 2^{}) in {}", job.id,
+               shape->n_bits, shape->n_cols, shape->blowup_bits,
+               absl::FormatDuration(absl::Now() - start));
+
+  JobEnding ending;
+  ending.state = provd::v1::JOB_STATE_SUCCEEDED;
+  if (!spec.tree_name().empty()) {
+    absl::StatusOr<std::filesystem::path> path = TreePath(options_.outputs_dir, spec.tree_name());
+    if (!path.ok()) return EndingOfError(path.status(), control);
+    if (absl::Status s = WriteTreeFile(*path, *commitment, 0640); !s.ok()) {
+      return EndingOfError(absl::UnavailableError(absl::StrCat(
+                               "cannot write the tree \"", spec.tree_name(), "\": ", s.message())),
+                           control);
+    }
+    ending.result.set_stark_tree_name(spec.tree_name());
+  }
+  for (const stark::Goldilocks& x : commitment->root) ending.result.add_stark_root(x.value());
+  ending.result.set_stark_root_json(stark::RootJson(commitment->root));
+  return ending;
+}
+
+}  // namespace provd::daemon
