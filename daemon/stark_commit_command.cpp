@@ -56,12 +56,18 @@ int RunStarkCommit(const StarkCommitCommand& command) {
   if (!n_bits.ok()) return Usage(n_bits.status());
   if (shape.n_bits == 0) shape.n_bits = *n_bits;
   const absl::Time start = absl::Now();
-  // Read in place from the mapping: the trace costs no copy besides the page cache's.
-  absl::StatusOr<std::span<const stark::Goldilocks>> trace =
-      stark::TraceView(file->bytes(), shape, command.columns);
-  if (!trace.ok()) return Usage(trace.status());
-  absl::StatusOr<stark::TraceCommitment> commitment =
-      stark::CommitTrace(*trace, shape, DefaultThreadPool());
+  stark::CpuStarkBackend cpu(DefaultThreadPool());
+  stark::StarkBackend* const backends[] = {&cpu};
+  // The trace goes straight from the mapping into its extension, and its pages leave this
+  // process's memory as they are copied: the peak is the extension and the tree.
+  const stark::TraceReader read = [&](std::span<stark::Goldilocks> out) {
+    return stark::CopyTrace(
+        file->bytes(), shape, command.columns, out,
+        [&](size_t offset, size_t size) { file->DropResidentPages(offset, size); });
+  };
+  absl::StatusOr<stark::TraceCommitment> commitment = stark::CommitTrace(
+      read, shape, stark::CommitOptions{}, stark::CommitContext{backends, &DefaultThreadPool()});
+  if (absl::IsInvalidArgument(commitment.status())) return Usage(commitment.status());
   if (!commitment.ok()) {
     std::cerr << "provd stark-commit: " << commitment.status().message() << "\n";
     return kExitFailed;

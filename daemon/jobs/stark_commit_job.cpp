@@ -25,6 +25,17 @@ namespace {
 struct Columns {
   std::variant<std::string, io::MappedFile> storage;
   std::span<const uint8_t> bytes;
+
+  void DropPages(size_t offset, size_t size) const {
+    if (const auto* file = std::get_if<io::MappedFile>(&storage)) {
+      file->DropResidentPages(offset, size);
+    }
+  }
+  // Once they are copied into the extension: their memory is the job's no longer.
+  void Release() {
+    storage = std::string();
+    bytes = {};
+  }
 };
 
 absl::StatusOr<Columns> LoadColumns(const StartedJob& job, JobStore& store,
@@ -86,19 +97,6 @@ std::optional<JobEnding> JobRunner::RunStarkCommit(const StartedJob& job,
   if (!columns.ok()) return EndingOfError(columns.status(), control);
   absl::StatusOr<stark::TraceShape> shape = StarkShape(spec, columns->bytes.size(), label);
   if (!shape.ok()) return EndingOfError(shape.status(), control);
-  // A named file is checked element by element here, not at submission: it may be gigabytes.
-  absl::StatusOr<std::span<const stark::Goldilocks>> view =
-      stark::TraceView(columns->bytes, *shape, label);
-  std::vector<stark::Goldilocks> copy;
-  if (absl::IsInternal(view.status())) {  // a misaligned buffer: read a copy instead
-    absl::StatusOr<std::vector<stark::Goldilocks>> parsed =
-        stark::ParseTrace(columns->bytes, *shape, label);
-    if (!parsed.ok()) return EndingOfError(parsed.status(), control);
-    copy = *std::move(parsed);
-    view = std::span<const stark::Goldilocks>(copy);
-  }
-  if (!view.ok()) return EndingOfError(view.status(), control);
-
   JobObserver observer(job.id, PriorityLabel(job.priority), store_, hub_, options_.metrics);
   observer.set_on_device_retired(options_.on_device_retired);
   // Device backends of trace commitments exist for simulated GPUs only (no CUDA STARK kernels
@@ -121,8 +119,17 @@ std::optional<JobEnding> JobRunner::RunStarkCommit(const StartedJob& job,
     devices.simulated = options_.simulated;
   }
   const absl::Time start = absl::Now();
+  // The columns go into the extension a block at a time (a named file is checked element by
+  // element here, not at submission: it may be gigabytes), then their memory is released.
+  const stark::TraceReader read = [&](std::span<stark::Goldilocks> out) {
+    absl::Status s =
+        stark::CopyTrace(columns->bytes, *shape, label, out,
+                         [&](size_t offset, size_t size) { columns->DropPages(offset, size); });
+    columns->Release();
+    return s;
+  };
   absl::StatusOr<stark::TraceCommitment> commitment = stark::CommitOnDevices(
-      *view, *shape, options_.stark, PoolFor(job), devices, &observer, control.flag());
+      read, *shape, options_.stark, PoolFor(job), devices, &observer, control.flag());
   observer.Finish();
   lease.reset();  // the GPU is free for others while the tree is written
   if (!commitment.ok()) return EndingOfError(commitment.status(), control);

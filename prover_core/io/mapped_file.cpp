@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -63,6 +64,17 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
 }
 
 MappedFile::~MappedFile() { Unmap(); }
+
+void MappedFile::DropResidentPages(size_t offset, size_t size) const {
+  if (data_ == nullptr || offset >= size_) return;
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  // Whole pages only: the partial pages at either end may still be read.
+  const size_t begin = (offset + page - 1) / page * page;
+  const size_t end = std::min(size_, offset + size) / page * page;
+  if (begin >= end) return;
+  // Advice only: if the kernel declines, the pages are merely counted a while longer.
+  (void)::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
 
 void MappedFile::Unmap() {
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);

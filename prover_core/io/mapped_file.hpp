@@ -26,6 +26,11 @@ class MappedFile {
   ~MappedFile();
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  // Drops the whole pages of bytes [offset, offset + size) from this process's resident memory
+  // (they stay in the page cache; reading them again faults them back in): for a big input
+  // read once, e.g. a trace copied into its extension, so that it does not count against the
+  // process until it ends.
+  void DropResidentPages(size_t offset, size_t size) const;
   const std::string& path() const { return path_; }
 
  private:

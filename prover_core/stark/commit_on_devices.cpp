@@ -10,7 +10,7 @@
 
 namespace provd::stark {
 
-absl::StatusOr<TraceCommitment> CommitOnDevices(std::span<const Goldilocks> trace,
+absl::StatusOr<TraceCommitment> CommitOnDevices(const TraceReader& read_trace,
                                                 const TraceShape& shape,
                                                 const CommitOptions& options, ThreadPool& pool,
                                                 const StarkDevicePlan& devices,
@@ -40,7 +40,7 @@ absl::StatusOr<TraceCommitment> CommitOnDevices(std::span<const Goldilocks> trac
         *devices.lease, [&](size_t n) { backends[n + 1]->ReleaseDeviceMemory(); }, observer);
   }
   return CommitTrace(
-      trace, shape, options,
+      read_trace, shape, options,
       CommitContext{backends, &pool, placement ? &*placement : nullptr, observer, cancelled});
 }
 

@@ -24,7 +24,7 @@ struct StarkDevicePlan {
 
 // FAILED_PRECONDITION when the lease arbitrates a device without a STARK backend; otherwise
 // CommitTrace's results.
-absl::StatusOr<TraceCommitment> CommitOnDevices(std::span<const Goldilocks> trace,
+absl::StatusOr<TraceCommitment> CommitOnDevices(const TraceReader& read_trace,
                                                 const TraceShape& shape,
                                                 const CommitOptions& options, ThreadPool& pool,
                                                 const StarkDevicePlan& devices,

@@ -1,5 +1,6 @@
 #include "prover_core/stark/trace.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -41,8 +42,14 @@ absl::StatusOr<size_t> RowBitsForSize(size_t bytes, size_t n_cols, absl::string_
   return static_cast<size_t>(__builtin_ctzll(rows));
 }
 
-absl::Status CheckTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
-                        absl::string_view label) {
+namespace {
+
+// 8 MiB: big enough that a block's madvise is noise, small enough that it is all a reader
+// holds of a mapping at once.
+constexpr size_t kCopyBlockElements = size_t{1} << 20;
+
+absl::Status CheckSize(std::span<const uint8_t> bytes, const TraceShape& shape,
+                       absl::string_view label) {
   if (absl::Status s = ValidateShape(shape); !s.ok()) return s;
   const size_t expected = shape.elements() * sizeof(uint64_t);
   if (bytes.size() != expected) {
@@ -50,7 +57,14 @@ absl::Status CheckTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
                                                    shape.n_bits, " rows of ", shape.n_cols,
                                                    " u64 columns are ", expected, " bytes"));
   }
-  for (size_t i = 0; i < shape.elements(); ++i) {
+  return absl::OkStatus();
+}
+
+// Elements [first, end) of the trace, checked, and copied into `out` when it is not empty.
+absl::Status CheckRange(std::span<const uint8_t> bytes, const TraceShape& shape,
+                        absl::string_view label, size_t first, size_t end,
+                        std::span<Goldilocks> out) {
+  for (size_t i = first; i < end; ++i) {
     uint64_t v;
     std::memcpy(&v, bytes.data() + i * sizeof(uint64_t), sizeof v);  // little-endian host
     if (v >= Goldilocks::kP) {
@@ -58,30 +72,41 @@ absl::Status CheckTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
           absl::StrCat(label, ": the element at row ", i / shape.n_cols, ", column ",
                        i % shape.n_cols, " is ", v, ", not below the Goldilocks prime"));
     }
+    if (!out.empty()) out[i] = Goldilocks::FromUint64(v);
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::span<const Goldilocks>> TraceView(std::span<const uint8_t> bytes,
-                                                      const TraceShape& shape,
-                                                      absl::string_view label) {
-  if (absl::Status s = CheckTrace(bytes, shape, label); !s.ok()) return s;
-  if (reinterpret_cast<uintptr_t>(bytes.data()) % alignof(Goldilocks) != 0) {
-    return absl::InternalError(absl::StrCat(label, ": the trace's buffer is not aligned"));
+}  // namespace
+
+absl::Status CheckTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
+                        absl::string_view label) {
+  if (absl::Status s = CheckSize(bytes, shape, label); !s.ok()) return s;
+  return CheckRange(bytes, shape, label, 0, shape.elements(), {});
+}
+
+absl::Status CopyTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
+                       absl::string_view label, std::span<Goldilocks> out,
+                       const std::function<void(size_t offset, size_t size)>& after_block) {
+  if (absl::Status s = CheckSize(bytes, shape, label); !s.ok()) return s;
+  if (out.size() != shape.elements()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a trace of ", shape.elements(), " elements into ", out.size()));
   }
-  // Canonical u64s are Goldilocks elements as they are (static_asserts in trace.hpp).
-  return std::span<const Goldilocks>(reinterpret_cast<const Goldilocks*>(bytes.data()),
-                                     shape.elements());
+  for (size_t first = 0; first < shape.elements(); first += kCopyBlockElements) {
+    const size_t end = std::min(shape.elements(), first + kCopyBlockElements);
+    if (absl::Status s = CheckRange(bytes, shape, label, first, end, out); !s.ok()) return s;
+    if (after_block) after_block(first * sizeof(uint64_t), (end - first) * sizeof(uint64_t));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<Goldilocks>> ParseTrace(std::span<const uint8_t> bytes,
                                                    const TraceShape& shape,
                                                    absl::string_view label) {
-  absl::StatusOr<std::span<const Goldilocks>> view = TraceView(bytes, shape, label);
-  if (view.ok()) return std::vector<Goldilocks>(view->begin(), view->end());
-  if (!absl::IsInternal(view.status())) return view.status();
+  if (absl::Status s = CheckSize(bytes, shape, label); !s.ok()) return s;
   std::vector<Goldilocks> trace(shape.elements());
-  std::memcpy(trace.data(), bytes.data(), bytes.size());
+  if (absl::Status s = CopyTrace(bytes, shape, label, trace); !s.ok()) return s;
   return trace;
 }
 

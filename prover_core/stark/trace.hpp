@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -51,11 +52,14 @@ absl::StatusOr<size_t> RowBitsForSize(size_t bytes, size_t n_cols, absl::string_
 absl::Status CheckTrace(std::span<const uint8_t> bytes, const TraceShape& shape,
                         absl::string_view label);
 
-// The checked trace of `bytes`, read in place (no copy): CheckTrace's errors, and INTERNAL when
-// `bytes` is not 8-byte aligned (mapped files and heap buffers are).
-absl::StatusOr<std::span<const Goldilocks>> TraceView(std::span<const uint8_t> bytes,
-                                                      const TraceShape& shape,
-                                                      absl::string_view label);
+// Checks the trace of `bytes` and copies it into `out` (shape.elements() long) in one pass, a
+// block at a time: CheckTrace's errors (`out` then holds a part). `after_block(offset, size)`,
+// when set, is told of each block of `bytes` read, so that a caller reading from a mapping can
+// drop its pages as it goes.
+absl::Status CopyTrace(
+    std::span<const uint8_t> bytes, const TraceShape& shape, absl::string_view label,
+    std::span<Goldilocks> out,
+    const std::function<void(size_t offset, size_t size)>& after_block = nullptr);
 
 // A checked copy of the trace of `bytes`: CheckTrace's errors.
 absl::StatusOr<std::vector<Goldilocks>> ParseTrace(std::span<const uint8_t> bytes,

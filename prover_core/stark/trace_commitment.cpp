@@ -18,9 +18,9 @@ size_t ChunkCount(size_t items, size_t per_chunk) {
 
 class CommitRun {
  public:
-  CommitRun(std::span<const Goldilocks> trace, const TraceShape& shape,
-            const CommitOptions& options, const CommitContext& context)
-      : trace_(trace),
+  CommitRun(const TraceReader& read_trace, const TraceShape& shape, const CommitOptions& options,
+            const CommitContext& context)
+      : read_trace_(read_trace),
         shape_(shape),
         options_(options),
         context_(context),
@@ -30,13 +30,14 @@ class CommitRun {
     if (absl::Status s = ValidateShape(shape_); !s.ok()) return s;
     if (context_.pool == nullptr) return absl::InvalidArgumentError("no thread pool given");
     if (absl::Status s = executor_.Validate(); !s.ok()) return s;
-    if (trace_.size() != shape_.elements()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "a trace of ", trace_.size(), " elements, but the shape says ", shape_.elements()));
-    }
     TraceCommitment c;
     c.shape = shape_;
     c.extended.resize(shape_.extended_elements());
+    // Rows 0 .. 2^n - 1 of the extension, in the trace's own layout: ExtendColumns reads a
+    // column's values there before it writes that column, and no other.
+    const std::span<Goldilocks> trace = std::span(c.extended).first(shape_.elements());
+    if (absl::Status s = read_trace_(trace); !s.ok()) return s;
+    trace_ = trace;
     if (absl::Status s = Lde(c.extended); !s.ok()) return s;
     c.nodes.assign(MerkleNodeElements(shape_.extended_rows()), Goldilocks::Zero());
     if (absl::Status s = Leaves(c.extended, c.nodes); !s.ok()) return s;
@@ -119,6 +120,7 @@ class CommitRun {
     });
   }
 
+  const TraceReader& read_trace_;
   std::span<const Goldilocks> trace_;
   const TraceShape& shape_;
   const CommitOptions& options_;
@@ -128,10 +130,25 @@ class CommitRun {
 
 }  // namespace
 
+absl::StatusOr<TraceCommitment> CommitTrace(const TraceReader& read_trace, const TraceShape& shape,
+                                            const CommitOptions& options,
+                                            const CommitContext& context) {
+  return CommitRun(read_trace, shape, options, context).Run();
+}
+
 absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
                                             const TraceShape& shape, const CommitOptions& options,
                                             const CommitContext& context) {
-  return CommitRun(trace, shape, options, context).Run();
+  if (absl::Status s = ValidateShape(shape); !s.ok()) return s;
+  if (trace.size() != shape.elements()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a trace of ", trace.size(), " elements, but the shape says ", shape.elements()));
+  }
+  const TraceReader copy = [&](std::span<Goldilocks> out) {
+    std::copy(trace.begin(), trace.end(), out.begin());
+    return absl::OkStatus();
+  };
+  return CommitTrace(copy, shape, options, context);
 }
 
 absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,

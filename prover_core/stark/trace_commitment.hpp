@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -49,8 +50,20 @@ struct CommitContext {
   const std::atomic<bool>* cancelled = nullptr;  // checked before every chunk: CANCELLED
 };
 
-// INVALID_ARGUMENT for a shape out of range or a trace of another size; CANCELLED; or the error
-// of a round, prefixed with its name.
+// Writes the trace (shape.elements() elements, checked) into `out`. The trace is read into the
+// first rows of the extension, which holds it in the same row-major layout, and extended there
+// in place, column by column: the process never holds the trace and its extension side by
+// side, so a reader that copies from a mapping drops the mapping's pages as it goes
+// (CopyTrace's after_block) and the peak memory is the extension and the tree.
+using TraceReader = std::function<absl::Status(std::span<Goldilocks> out)>;
+
+// INVALID_ARGUMENT for a shape out of range; the reader's error; CANCELLED; or the error of a
+// round, prefixed with its name.
+absl::StatusOr<TraceCommitment> CommitTrace(const TraceReader& read_trace, const TraceShape& shape,
+                                            const CommitOptions& options,
+                                            const CommitContext& context);
+
+// The same from a trace in memory (INVALID_ARGUMENT when it is not shape.elements() long).
 absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
                                             const TraceShape& shape, const CommitOptions& options,
                                             const CommitContext& context);

@@ -91,6 +91,28 @@ TEST(TraceParseTest, WrongSizeAndNonCanonicalElementsAreRejected) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("blowup_bits")));
 }
 
+TEST(TraceParseTest, CopyTraceChecksWhatItCopiesAndReportsTheBytesItRead) {
+  const TraceShape shape{3, 2, 1};
+  std::vector<uint64_t> words(16);
+  for (size_t i = 0; i < words.size(); ++i) words[i] = i * 1000;
+  std::vector<Goldilocks> out(shape.elements());
+  size_t reported = 0;
+  ASSERT_THAT(CopyTrace(AsBytes(words), shape, "t", out,
+                        [&](size_t offset, size_t size) {
+                          EXPECT_EQ(offset, reported);
+                          reported += size;
+                        }),
+              IsOk());
+  EXPECT_EQ(reported, words.size() * 8);
+  EXPECT_EQ(out[15].value(), 15000u);
+  words[9] = Goldilocks::kP + 5;
+  EXPECT_THAT(CopyTrace(AsBytes(words), shape, "t", out),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("row 4, column 1")));
+  std::vector<Goldilocks> small(3);
+  EXPECT_THAT(CopyTrace(AsBytes(words), shape, "t", small),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
+}
+
 TEST(TraceParseTest, AMissingFileIsNotFound) {
   EXPECT_THAT(ReadTraceFile("/nonexistent/trace.cm", {2, 1, 1}).status(),
               StatusIs(absl::StatusCode::kNotFound, ::testing::_));
