@@ -4,10 +4,13 @@
 // 12 constants, applies the S-box and multiplies by the MDS matrix circ(17, 15, 41, 16, 2, 28,
 // 13, 13, 39, 18, 34, 20) with 8 added to its (0, 0) entry.
 //
-// pil-stark evaluates the partial rounds in a sparse-matrix form (filecoin's neptune
-// optimisation) that computes exactly the same permutation; this is the plain form, fast here
-// because the MDS entries are below 2^6: a row of the product is one 128-bit sum of twelve
-// 64 x 6-bit products and one reduction.
+// PoseidonPermuteReference is the plain form. PoseidonPermute computes the same permutation
+// faster: the MDS product on 32-bit halves (entries below 2^6, so a row's sums fit in 64 bits
+// and take one reduction) and the partial rounds in the sparse-matrix form that pil-stark also
+// uses (filecoin's neptune optimisation; poseidon_goldilocks_internal.hpp). PoseidonPermuteBatch
+// permutes eight states at a time in AVX-512 lanes where the CPU has AVX-512F
+// (poseidon_goldilocks_avx512.hpp). Not constant-time: the scalar paths branch on carries, as
+// Goldilocks' operators do; no table index depends on the data.
 #pragma once
 
 #include <array>
@@ -34,7 +37,16 @@ using Digest = std::array<Goldilocks, kDigestElements>;
 // kPoseidonRounds rows of kPoseidonWidth round constants (poseidon_goldilocks_constants.cpp).
 extern const std::array<uint64_t, kPoseidonRounds * kPoseidonWidth> kPoseidonRoundConstants;
 
+// Elements must be canonical (below p), as Goldilocks keeps them; so are the results.
 void PoseidonPermute(PoseidonState& state);
+void PoseidonPermuteReference(PoseidonState& state);
+
+// PoseidonPermute on every state, eight at a time in AVX-512 lanes when available.
+void PoseidonPermuteBatch(std::span<PoseidonState> states);
+
+// Whether PoseidonPermuteBatch uses the AVX-512 lanes: the CPU has AVX-512F, this is an
+// optimizing x86-64 build, and PROVD_DISABLE_AVX512_POSEIDON is not 1.
+bool PoseidonBatchUsesAvx512();
 
 // pil-stark's poseidon(inputs, capacity): the first 4 elements of the permuted state
 // [inputs..., capacity...].
