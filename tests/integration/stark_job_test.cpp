@@ -178,6 +178,45 @@ TEST_F(StarkJobTest, BadInputGetsInvalidArgumentAndTheDaemonKeepsServing) {
   EXPECT_EQ(WaitFinal(ok->id()).result().stark_root_json(), Expected(good, shape).first);
 }
 
+TEST_F(StarkJobTest, ATreeThatCannotBeWrittenFailsTheJobAndACancelStopsOneMidRun) {
+  StartWithDirs({"--simulated-gpus", "1", "--simulated-gpu-latency-ms", "20",
+                 "--stark-merkle-chunk-rows", "16"});
+  const stark::TraceShape shape{8, 4, 2};
+  const std::string columns = RandomColumns(4, shape);
+  // A file where the tree's directory should be: the job fails, saying why.
+  WriteFile(outputs_ / "blocker", "x");
+  provd::v1::SubmitJobRequest blocked = StarkRequest(shape, provd::v1::PRIORITY_HIGH);
+  blocked.mutable_spec()->mutable_stark_commit()->set_columns(columns);
+  blocked.mutable_spec()->mutable_stark_commit()->set_tree_name("blocker/t.tree");
+  absl::StatusOr<Job> job = Submit(blocked);
+  ASSERT_THAT(job, IsOk());
+  const Job failed = WaitFinal(job->id());
+  EXPECT_EQ(failed.state(), provd::v1::JOB_STATE_FAILED);
+  EXPECT_THAT(failed.error().message(), HasSubstr("the tree \"blocker/t.tree\""));
+
+  // 1024 rows in chunks of 16 at 20 ms a call: seconds of work, cancelled at its next chunk.
+  provd::v1::SubmitJobRequest slow = StarkRequest(shape, provd::v1::PRIORITY_LOW);
+  slow.mutable_spec()->mutable_stark_commit()->set_columns(columns);
+  absl::StatusOr<Job> running = Submit(slow);
+  ASSERT_THAT(running, IsOk());
+  const absl::Time give_up = absl::Now() + absl::Seconds(20);
+  for (bool started = false; !started && absl::Now() < give_up;) {
+    for (const JobEvent& e : Events(running->id(), absl::Milliseconds(50))) {
+      started |= e.has_round_started();
+    }
+  }
+  absl::StatusOr<Job> cancelled = client_->CancelJob(running->id());
+  ASSERT_THAT(cancelled, IsOk());
+  const Job ended = WaitFinal(running->id());
+  EXPECT_EQ(ended.state(), provd::v1::JOB_STATE_CANCELLED);
+  EXPECT_EQ(ended.error().code(), static_cast<int>(absl::StatusCode::kCancelled));
+
+  // The daemon and its GPU serve the next job.
+  absl::StatusOr<Job> next = Submit(slow);
+  ASSERT_THAT(next, IsOk());
+  EXPECT_EQ(WaitFinal(next->id()).result().stark_root_json(), Expected(columns, shape).first);
+}
+
 TEST_F(StarkJobTest, AHighGroth16JobPreemptsALowStarkCommitBetweenChunksBothExact) {
   // One simulated GPU with a latency per call, so that the low job's many small chunks keep it
   // on the device long enough for the high job to ask.
