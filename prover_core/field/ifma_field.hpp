@@ -27,12 +27,12 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "prover_core/cpu_features.hpp"
 #include "prover_core/field/bigint.hpp"
 #include "prover_core/field/montgomery_field.hpp"
 
 #if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__CUDACC__) && defined(__GNUC__)
 #define PROVD_HAVE_IFMA 1
-#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define PROVD_HAVE_IFMA 0
@@ -137,18 +137,7 @@ void NegateLaneLimbs(const uint64_t* a, uint64_t* out) {
 // AVX-512 Foundation and IFMA, and an OS that saves the 512-bit registers (XCR0: SSE, AVX,
 // opmask, ZMM_Hi256, Hi16_ZMM). PROVD_DISABLE_AVX512_IFMA=1 turns the lanes off, for
 // comparisons on the same machine.
-inline bool CpuHasIfma() {
-  if (const char* off = std::getenv("PROVD_DISABLE_AVX512_IFMA"); off != nullptr && off[0] == '1') {
-    return false;
-  }
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0 || (ecx & (1u << 27)) == 0) return false;
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  if ((ebx & (1u << 16)) == 0 || (ebx & (1u << 21)) == 0) return false;
-  uint32_t xcr0_lo = 0, xcr0_hi = 0;
-  __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-  return (xcr0_lo & 0xe6) == 0xe6;
-}
+inline bool CpuHasIfma() { return !SwitchedOff("PROVD_DISABLE_AVX512_IFMA") && CpuHasAvx512Ifma(); }
 
 inline const bool kIfmaAvailable = CpuHasIfma();
 

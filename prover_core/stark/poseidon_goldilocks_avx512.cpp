@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "prover_core/cpu_features.hpp"
+#include "prover_core/field/avx512_words.hpp"
 #include "prover_core/stark/poseidon_goldilocks_internal.hpp"
 
 #if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__CUDACC__) && defined(__GNUC__)
 #define PROVD_HAVE_POSEIDON_AVX512 1
-#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define PROVD_HAVE_POSEIDON_AVX512 0
@@ -21,31 +22,12 @@ namespace provd::stark::poseidon_internal {
 #if PROVD_HAVE_POSEIDON_AVX512
 namespace {
 
-// AVX-512F, and an OS that saves the 512-bit registers (XCR0: SSE, AVX, opmask, ZMM_Hi256,
-// Hi16_ZMM), as field::ifma::CpuHasIfma checks.
+// PROVD_DISABLE_AVX512_POSEIDON=1 takes the scalar path, and PROVD_DISABLE_AVX512_IFMA=1
+// (field/ifma_field.hpp's switch) keeps the AVX-512F-only rounds, so that one machine tests all.
 bool CpuHasAvx512F() {
-  if (const char* off = std::getenv("PROVD_DISABLE_AVX512_POSEIDON");
-      off != nullptr && off[0] == '1') {
-    return false;
-  }
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0 || (ecx & (1u << 27)) == 0) return false;
-  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  if ((ebx & (1u << 16)) == 0) return false;
-  uint32_t xcr0_lo = 0, xcr0_hi = 0;
-  __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-  return (xcr0_lo & 0xe6) == 0xe6;
+  return !SwitchedOff("PROVD_DISABLE_AVX512_POSEIDON") && provd::CpuHasAvx512F();
 }
-
-// PROVD_DISABLE_AVX512_IFMA=1 (field/ifma_field.hpp's switch) keeps the AVX-512F-only rounds,
-// so that one machine tests both.
-bool CpuHasIfma() {
-  if (const char* off = std::getenv("PROVD_DISABLE_AVX512_IFMA"); off != nullptr && off[0] == '1') {
-    return false;
-  }
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 && (ebx & (1u << 21)) != 0;
-}
+bool CpuHasIfma() { return !SwitchedOff("PROVD_DISABLE_AVX512_IFMA") && CpuHasAvx512Ifma(); }
 
 #define PROVD_AVX512_TARGET __attribute__((target("avx512f")))
 #define PROVD_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) inline
@@ -53,21 +35,9 @@ bool CpuHasIfma() {
 constexpr uint64_t kP = Goldilocks::kP;
 constexpr uint64_t kEpsilon = Goldilocks::kEpsilon;
 
-// Shifts through GCC's vector extensions, as in field/ifma_field.hpp: GCC 12's
-// _mm512_srli_epi64 trips -Wmaybe-uninitialized.
-using U64x8 = uint64_t __attribute__((vector_size(64)));
-PROVD_AVX512_INLINE __m512i High32(__m512i x) {
-  return reinterpret_cast<__m512i>(reinterpret_cast<U64x8>(x) >> 32);
-}
-PROVD_AVX512_INLINE __m512i Low32ToHigh(__m512i x) {
-  return reinterpret_cast<__m512i>(reinterpret_cast<U64x8>(x) << 32);
-}
-// vpmuludq: the products of the lanes' low 32-bit halves. Through the zero-masked form, which
-// GCC 12 compiles to the same instruction, because its _mm512_mul_epu32 passes an
-// uninitialized placeholder that trips -Wuninitialized.
-PROVD_AVX512_INLINE __m512i MulLow32(__m512i a, __m512i b) {
-  return _mm512_maskz_mul_epu32(static_cast<__mmask8>(0xff), a, b);
-}
+using field::avx512::High32;
+using field::avx512::Low32ToHigh;
+using field::avx512::MulLow32;
 PROVD_AVX512_INLINE __m512i Splat(uint64_t v) { return _mm512_set1_epi64(static_cast<int64_t>(v)); }
 
 // a + b for b <= p - 1: a wrapped sum is below b, so adding its 2^32 - 1 cannot wrap again.
