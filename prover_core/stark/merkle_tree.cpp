@@ -81,14 +81,34 @@ Digest LinearHash(std::span<const Goldilocks> row) {
   return state;
 }
 
-absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
-                        size_t row_count, std::span<Goldilocks> nodes, ThreadPool& pool) {
+absl::Status CheckLeafRange(std::span<const Goldilocks> rows, size_t width, size_t first_row,
+                            size_t row_count, std::span<const Goldilocks> nodes) {
   if (width == 0 || rows.size() % width != 0 || first_row > rows.size() / width ||
       row_count > rows.size() / width - first_row ||
       (first_row + row_count) * kDigestElements > nodes.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("leaves [", first_row, ", ", first_row + row_count, ") of ", rows.size(),
                      " elements in rows of ", width, " into ", nodes.size(), " node elements"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckLevelRange(const MerkleLevel& level, size_t first, size_t count,
+                             std::span<const Goldilocks> nodes) {
+  if (first > level.hashes || count > level.hashes - first ||
+      level.output_offset + level.hashes * kDigestElements > nodes.size() ||
+      level.input_offset + 2 * level.hashes * kDigestElements > level.output_offset) {
+    return absl::InvalidArgumentError(absl::StrCat("hashes [", first, ", ", first + count,
+                                                   ") of a Merkle level of ", level.hashes, " in ",
+                                                   nodes.size(), " node elements"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
+                        size_t row_count, std::span<Goldilocks> nodes, ThreadPool& pool) {
+  if (absl::Status s = CheckLeafRange(rows, width, first_row, row_count, nodes); !s.ok()) {
+    return s;
   }
   pool.ParallelForRange(row_count, kRowsPerTask, [&](size_t begin, size_t end) {
     if (width <= kDigestElements) {
@@ -109,13 +129,7 @@ absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t f
 
 absl::Status HashLevel(const MerkleLevel& level, size_t first, size_t count,
                        std::span<Goldilocks> nodes, ThreadPool& pool) {
-  if (first > level.hashes || count > level.hashes - first ||
-      level.output_offset + level.hashes * kDigestElements > nodes.size() ||
-      level.input_offset + 2 * level.hashes * kDigestElements > level.output_offset) {
-    return absl::InvalidArgumentError(absl::StrCat("hashes [", first, ", ", first + count,
-                                                   ") of a Merkle level of ", level.hashes, " in ",
-                                                   nodes.size(), " node elements"));
-  }
+  if (absl::Status s = CheckLevelRange(level, first, count, nodes); !s.ok()) return s;
   pool.ParallelForRange(count, kRowsPerTask, [&](size_t begin, size_t end) {
     // A node is the permutation of [left digest, right digest, zero capacity]: its children's
     // 8 elements are contiguous in `nodes`.

@@ -40,6 +40,13 @@ Digest LinearHash(std::span<const Goldilocks> row);
 absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
                         size_t row_count, std::span<Goldilocks> nodes, ThreadPool& pool);
 
+// INVALID_ARGUMENT unless HashLeaves / HashLevel could run on these ranges (what every backend
+// checks before it touches anything).
+absl::Status CheckLeafRange(std::span<const Goldilocks> rows, size_t width, size_t first_row,
+                            size_t row_count, std::span<const Goldilocks> nodes);
+absl::Status CheckLevelRange(const MerkleLevel& level, size_t first, size_t count,
+                             std::span<const Goldilocks> nodes);
+
 // Hashes [first, first + count) of `level`, whose inputs must be complete.
 absl::Status HashLevel(const MerkleLevel& level, size_t first, size_t count,
                        std::span<Goldilocks> nodes, ThreadPool& pool);

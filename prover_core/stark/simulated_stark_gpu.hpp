@@ -26,11 +26,10 @@ class SimulatedStarkGpu final : public StarkBackend {
   absl::Status ExtendColumns(std::span<const Goldilocks> trace, const TraceShape& shape,
                              size_t first_col, size_t col_count,
                              std::span<Goldilocks> extended) override {
-    if (absl::Status s = ValidateShape(shape); !s.ok()) return s;
-    if (trace.size() != shape.elements() || extended.size() != shape.extended_elements() ||
-        first_col > shape.n_cols || col_count > shape.n_cols - first_col || col_count == 0) {
-      return cpu_.ExtendColumns(trace, shape, first_col, col_count, extended);  // its error
+    if (absl::Status s = CheckLdeRange(trace, shape, first_col, col_count, extended); !s.ok()) {
+      return s;
     }
+    if (col_count == 0) return absl::OkStatus();
     if (absl::Status s = device_.BeginCall(); !s.ok()) return s;
     // The batch as a trace of its own: col_count columns, row-major, then its extension.
     const TraceShape batch{shape.n_bits, col_count, shape.blowup_bits};
@@ -53,10 +52,8 @@ class SimulatedStarkGpu final : public StarkBackend {
 
   absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
                           size_t row_count, std::span<Goldilocks> nodes) override {
-    if (width == 0 || rows.size() % width != 0 || first_row > rows.size() / width ||
-        row_count > rows.size() / width - first_row ||
-        (first_row + row_count) * kDigestElements > nodes.size()) {
-      return cpu_.HashLeaves(rows, width, first_row, row_count, nodes);  // its error
+    if (absl::Status s = CheckLeafRange(rows, width, first_row, row_count, nodes); !s.ok()) {
+      return s;
     }
     if (absl::Status s = device_.BeginCall(); !s.ok()) return s;
     absl::StatusOr<std::span<Goldilocks>> memory = Allocate(row_count * (width + kDigestElements));
@@ -71,11 +68,7 @@ class SimulatedStarkGpu final : public StarkBackend {
 
   absl::Status HashLevel(const MerkleLevel& level, size_t first, size_t count,
                          std::span<Goldilocks> nodes) override {
-    if (first > level.hashes || count > level.hashes - first ||
-        level.output_offset + level.hashes * kDigestElements > nodes.size() ||
-        level.input_offset + 2 * level.hashes * kDigestElements > level.output_offset) {
-      return cpu_.HashLevel(level, first, count, nodes);  // its error
-    }
+    if (absl::Status s = CheckLevelRange(level, first, count, nodes); !s.ok()) return s;
     if (absl::Status s = device_.BeginCall(); !s.ok()) return s;
     // The children of hashes [first, first + count), then room for their parents.
     absl::StatusOr<std::span<Goldilocks>> memory = Allocate(count * 3 * kDigestElements);

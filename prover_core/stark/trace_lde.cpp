@@ -153,15 +153,8 @@ const Kernels& PortableKernels() {
 absl::Status ExtendColumnsWith(const Kernels& kernels, std::span<const Goldilocks> trace,
                                const TraceShape& shape, size_t first_col, size_t col_count,
                                std::span<Goldilocks> extended, ThreadPool& pool) {
-  if (absl::Status s = ValidateShape(shape); !s.ok()) return s;
-  if (trace.size() != shape.elements() || extended.size() != shape.extended_elements()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "LDE of a ", trace.size(), "-element trace into ", extended.size(),
-        " elements: the shape says ", shape.elements(), " and ", shape.extended_elements()));
-  }
-  if (first_col > shape.n_cols || col_count > shape.n_cols - first_col) {
-    return absl::InvalidArgumentError(absl::StrCat("LDE of columns [", first_col, ", ",
-                                                   first_col + col_count, ") of ", shape.n_cols));
+  if (absl::Status s = CheckLdeRange(trace, shape, first_col, col_count, extended); !s.ok()) {
+    return s;
   }
   if (col_count == 0) return absl::OkStatus();
   const size_t n = shape.rows();
@@ -224,6 +217,22 @@ absl::Status ExtendColumnsWith(const Kernels& kernels, std::span<const Goldilock
 }
 
 }  // namespace lde_internal
+
+absl::Status CheckLdeRange(std::span<const Goldilocks> trace, const TraceShape& shape,
+                           size_t first_col, size_t col_count,
+                           std::span<const Goldilocks> extended) {
+  if (absl::Status s = ValidateShape(shape); !s.ok()) return s;
+  if (trace.size() != shape.elements() || extended.size() != shape.extended_elements()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "LDE of a ", trace.size(), "-element trace into ", extended.size(),
+        " elements: the shape says ", shape.elements(), " and ", shape.extended_elements()));
+  }
+  if (first_col > shape.n_cols || col_count > shape.n_cols - first_col) {
+    return absl::InvalidArgumentError(absl::StrCat("LDE of columns [", first_col, ", ",
+                                                   first_col + col_count, ") of ", shape.n_cols));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status ExtendColumns(std::span<const Goldilocks> trace, const TraceShape& shape,
                            size_t first_col, size_t col_count, std::span<Goldilocks> extended,

@@ -20,6 +20,12 @@ inline constexpr uint64_t kCosetShift = 7;
 // columns of the row-major `extended` (shape.extended_elements() long); other columns are not
 // touched, so batches of columns may run one after another or on different devices. Columns
 // run in parallel, each with a buffer of one extended column.
+// INVALID_ARGUMENT unless ExtendColumns could run on these spans and columns (what every
+// backend checks before it touches anything).
+absl::Status CheckLdeRange(std::span<const Goldilocks> trace, const TraceShape& shape,
+                           size_t first_col, size_t col_count,
+                           std::span<const Goldilocks> extended);
+
 absl::Status ExtendColumns(std::span<const Goldilocks> trace, const TraceShape& shape,
                            size_t first_col, size_t col_count, std::span<Goldilocks> extended,
                            ThreadPool& pool);
