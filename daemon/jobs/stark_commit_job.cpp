@@ -62,26 +62,16 @@ absl::StatusOr<Columns> LoadColumns(const StartedJob& job, JobStore& store,
 // tree_name inside the outputs directory, its parent directories created there.
 absl::StatusOr<std::filesystem::path> TreePath(const std::filesystem::path& outputs_dir,
                                                const std::string& name) {
-  std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::canonical(outputs_dir, ec);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the outputs directory ", outputs_dir.string(), ": ", ec.message()));
+  const std::filesystem::path relative(name);
+  std::error_code ec;  // a directory that cannot be made is reported by ResolveInside
+  if (relative.has_parent_path()) {
+    std::filesystem::create_directories(outputs_dir / relative.parent_path(), ec);
   }
-  const std::filesystem::path path = dir / name;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  const std::filesystem::path parent = std::filesystem::canonical(path.parent_path(), ec);
-  if (ec) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("tree_name \"", name, "\": cannot create its directory: ", ec.message()));
-  }
-  // A symlinked directory inside may still lead out of it.
-  auto [dir_end, unused] = std::mismatch(dir.begin(), dir.end(), parent.begin(), parent.end());
-  if (dir_end != dir.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("tree_name \"", name, "\" leads outside the outputs directory"));
-  }
-  return parent / path.filename();
+  absl::StatusOr<std::filesystem::path> parent = io::ResolveInside(
+      outputs_dir, relative.has_parent_path() ? relative.parent_path().string() : ".",
+      "tree_name's directory", "the outputs directory");
+  if (!parent.ok()) return parent.status();
+  return *parent / relative.filename();
 }
 
 }  // namespace
