@@ -96,25 +96,27 @@ absl::StatusOr<JobSubmission> ProverService::Submission(
     submission.deadline = absl::Nanoseconds(
         google::protobuf::util::TimeUtil::DurationToNanoseconds(request.deadline()));
   }
-  submission.spec = request.spec();
   if (request.spec().has_groth16()) {
-    const provd::v1::Groth16Spec& spec = request.spec().groth16();
-    if (absl::Status s = CheckGroth16(spec); !s.ok()) return s;
-    submission.zkey_name = spec.zkey_name();
-    submission.witness = spec.witness();
-    submission.seed = spec.seed();
-    submission.spec.mutable_groth16()->clear_witness();
-    submission.spec.mutable_groth16()->clear_seed();
-    return submission;
-  }
-  const provd::v1::StarkCommitSpec& spec = request.spec().stark_commit();
-  if (spec.has_columns_name()) {
-    absl::StatusOr<uint64_t> size = CheckStarkColumnsFile(spec);
+    if (absl::Status s = CheckGroth16(request.spec().groth16()); !s.ok()) return s;
+  } else if (request.spec().stark_commit().has_columns_name()) {
+    absl::StatusOr<uint64_t> size = CheckStarkColumnsFile(request.spec().stark_commit());
     if (!size.ok()) return size.status();
     submission.referenced_input_size = *size;
-  } else {
-    submission.witness = spec.columns();
-    submission.spec.mutable_stark_commit()->clear_columns();
+  }
+  // The one copy of the input bytes: into the spec, then moved out of it, leaving the spec as
+  // the store keeps it.
+  submission.spec = request.spec();
+  if (submission.spec.has_groth16()) {
+    provd::v1::Groth16Spec& spec = *submission.spec.mutable_groth16();
+    submission.zkey_name = spec.zkey_name();
+    submission.witness = std::move(*spec.mutable_witness());
+    submission.seed = std::move(*spec.mutable_seed());
+    spec.clear_witness();
+    spec.clear_seed();
+  } else if (submission.spec.stark_commit().has_columns()) {
+    provd::v1::StarkCommitSpec& spec = *submission.spec.mutable_stark_commit();
+    submission.witness = std::move(*spec.mutable_columns());
+    spec.clear_columns();
   }
   return submission;
 }
