@@ -108,6 +108,14 @@ CLI::App* AddSubmit(CLI::App& app, SubmitArgs& args) {
   submit->add_option("--n-bits", args.n_bits, "STARK: log2 of the rows (default: from the size)");
   submit->add_option("--blowup-bits", args.blowup_bits, "STARK: log2 of the blow-up factor")
       ->capture_default_str();
+  submit
+      ->add_option("--stark-hash", args.stark_hash,
+                   "STARK: the Merkle hash, pil-stark's MerkleHashGL or MerkleHashBN128")
+      ->check(CLI::IsMember({"poseidon_gl", "poseidon_bn128"}))
+      ->capture_default_str();
+  submit->add_option("--merkle-arity", args.merkle_arity,
+                     "STARK: children per node of a poseidon_bn128 tree, 2, 4, 8 or 16 (default "
+                     "16, pil-stark's)");
   submit->add_option("--tree-name", args.tree_name,
                      "STARK: also write the extended trace and the tree (pil-stark's tree file) "
                      "under this name in the daemon's outputs dir");

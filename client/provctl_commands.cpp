@@ -105,7 +105,9 @@ absl::Status BuildStarkSpec(const SubmitArgs& args, provd::v1::StarkCommitSpec& 
   spec.set_n_cols(args.n_cols);
   spec.set_n_bits(args.n_bits);
   spec.set_blowup_bits(args.blowup_bits);
-  spec.set_hash(provd::v1::STARK_HASH_POSEIDON_GL);
+  spec.set_hash(args.stark_hash == "poseidon_bn128" ? provd::v1::STARK_HASH_POSEIDON_BN128
+                                                    : provd::v1::STARK_HASH_POSEIDON_GL);
+  spec.set_merkle_arity(args.merkle_arity);
   spec.set_tree_name(args.tree_name);
   return absl::OkStatus();
 }

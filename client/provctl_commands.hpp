@@ -38,8 +38,10 @@ struct SubmitArgs {
   uint32_t n_cols = 0;
   uint32_t n_bits = 0;  // 0: from the columns' size
   uint32_t blowup_bits = 1;
-  std::string tree_name;  // in the daemon's outputs dir
-  std::string root_out;   // the root as pil-stark's verification key file
+  std::string stark_hash = "poseidon_gl";  // or poseidon_bn128
+  uint32_t merkle_arity = 0;               // 0: the hash's default
+  std::string tree_name;                   // in the daemon's outputs dir
+  std::string root_out;                    // the root as pil-stark's verification key file
   std::string priority = "low";
   std::string seed_hex;
   std::string request_id;

@@ -70,8 +70,13 @@ absl::Status ValidateStarkCommit(const provd::v1::StarkCommitSpec& spec,
                    absl::StrCat(spec.blowup_bits(), " is out of range [", stark::kMinBlowupBits,
                                 ", ", stark::kMaxBlowupBits, "]"));
   }
-  if (spec.hash() != provd::v1::STARK_HASH_POSEIDON_GL) {
-    return Invalid(absl::StrCat(kSpec, ".hash"), "must be STARK_HASH_POSEIDON_GL");
+  if (spec.hash() != provd::v1::STARK_HASH_POSEIDON_GL &&
+      spec.hash() != provd::v1::STARK_HASH_POSEIDON_BN128) {
+    return Invalid(absl::StrCat(kSpec, ".hash"),
+                   "must be STARK_HASH_POSEIDON_GL or STARK_HASH_POSEIDON_BN128");
+  }
+  if (absl::Status s = stark::ValidateScheme(MerkleSchemeOf(spec)); !s.ok()) {
+    return Invalid(absl::StrCat(kSpec, ".merkle_arity"), s.message());
   }
   if (!spec.tree_name().empty()) {
     if (absl::Status s = ValidateKeyName(absl::StrCat(kSpec, ".tree_name"), spec.tree_name());
@@ -103,6 +108,15 @@ absl::Status ValidateStarkCommit(const provd::v1::StarkCommitSpec& spec,
 
 }  // namespace
 
+stark::MerkleScheme MerkleSchemeOf(const provd::v1::StarkCommitSpec& spec) {
+  if (spec.hash() == provd::v1::STARK_HASH_POSEIDON_BN128) {
+    return {stark::MerkleHash::kPoseidonBn128,
+            spec.merkle_arity() == 0 ? stark::kDefaultBn128Arity : spec.merkle_arity()};
+  }
+  return {stark::MerkleHash::kPoseidonGoldilocks,
+          spec.merkle_arity() == 0 ? size_t{2} : spec.merkle_arity()};
+}
+
 absl::StatusOr<stark::TraceShape> StarkShape(const provd::v1::StarkCommitSpec& spec,
                                              uint64_t columns_bytes, absl::string_view label) {
   absl::StatusOr<size_t> n_bits = stark::RowBitsForSize(columns_bytes, spec.n_cols(), label);
@@ -112,7 +126,7 @@ absl::StatusOr<stark::TraceShape> StarkShape(const provd::v1::StarkCommitSpec& s
         absl::StrCat(label, ": ", columns_bytes, " bytes are 2^", *n_bits, " rows of ",
                      spec.n_cols(), " columns, but spec.stark_commit.n_bits is ", spec.n_bits()));
   }
-  const stark::TraceShape shape{*n_bits, spec.n_cols(), spec.blowup_bits()};
+  const stark::TraceShape shape{*n_bits, spec.n_cols(), spec.blowup_bits(), MerkleSchemeOf(spec)};
   if (absl::Status s = stark::ValidateShape(shape); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(label, ": ", s.message()));
   }

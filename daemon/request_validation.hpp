@@ -22,6 +22,9 @@ absl::Status ValidateSubmitJob(const provd::v1::SubmitJobRequest& request,
 // A job id as the daemon issues them: 1..64 characters of [A-Za-z0-9_-].
 absl::Status ValidateJobId(absl::string_view job_id);
 
+// The tree a stark_commit spec asks for (merkle_arity 0: the hash's default); not validated.
+stark::MerkleScheme MerkleSchemeOf(const provd::v1::StarkCommitSpec& spec);
+
 // The trace shape of a stark_commit spec whose columns are `columns_bytes` long (inline, or the
 // file it names): INVALID_ARGUMENT, prefixed with `label`, when that size is no whole
 // power-of-two number of rows, disagrees with n_bits, or the shape is out of range.

@@ -35,8 +35,14 @@ void AddStarkCommitFlags(CLI::App& app, StarkCommitCommand& command) {
                  "log2 of the rows; checked against the file's size (default: from it)");
   app.add_option("--blowup-bits", command.blowup_bits, "log2 of the blow-up factor")
       ->capture_default_str();
-  app.add_option("--hash", command.hash, "Merkle hash")
-      ->check(CLI::IsMember({"poseidon_gl"}))
+  app.add_option("--hash", command.hash,
+                 "Merkle hash: pil-stark's MerkleHashGL (poseidon_gl) or MerkleHashBN128 "
+                 "(poseidon_bn128)")
+      ->check(CLI::IsMember({"poseidon_gl", "poseidon_bn128"}))
+      ->capture_default_str();
+  app.add_option("--arity", command.arity,
+                 "children per node of a poseidon_bn128 tree: 2, 4, 8 or 16 (0: 16, pil-stark's "
+                 "default; poseidon_gl trees are binary)")
       ->capture_default_str();
   app.add_option("--root-out", command.root_out,
                  "where to write the root as pil-stark's verification key (default: stdout)");
@@ -51,6 +57,12 @@ int RunStarkCommit(const StarkCommitCommand& command) {
   absl::StatusOr<io::MappedFile> file = io::MappedFile::Open(command.columns);
   if (!file.ok()) return Usage(file.status());
   stark::TraceShape shape{command.n_bits, command.n_cols, command.blowup_bits};
+  if (command.hash == "poseidon_bn128") {
+    shape.merkle = {stark::MerkleHash::kPoseidonBn128,
+                    command.arity == 0 ? stark::kDefaultBn128Arity : command.arity};
+  } else if (command.arity != 0) {
+    shape.merkle.arity = command.arity;  // ValidateShape says why anything but 2 is refused
+  }
   absl::StatusOr<size_t> n_bits =
       stark::RowBitsForSize(file->bytes().size(), command.n_cols, command.columns);
   if (!n_bits.ok()) return Usage(n_bits.status());
@@ -79,7 +91,7 @@ int RunStarkCommit(const StarkCommitCommand& command) {
         shape.n_bits, shape.n_cols, shape.blowup_bits, DefaultThreadPool().size(),
         absl::ToDoubleSeconds(absl::Now() - start));
   }
-  const std::string root = stark::RootJson(commitment->root);
+  const std::string root = stark::RootJson(*commitment);
   if (command.root_out.empty()) {
     std::cout << root << "\n";
   } else if (absl::Status s = WriteFileAtomically(command.root_out, root); !s.ok()) {

@@ -18,6 +18,7 @@ struct StarkCommitCommand {
   size_t n_bits = 0;  // 0: from the file's size
   size_t blowup_bits = 1;
   std::string hash = "poseidon_gl";
+  size_t arity = 0;      // 0: the hash's default
   std::string root_out;  // empty: standard output
   std::string tree_out;  // empty: not written
   size_t threads = 0;

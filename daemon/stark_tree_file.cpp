@@ -8,8 +8,10 @@
 namespace provd::daemon {
 namespace {
 
-std::span<const uint8_t> AsBytes(std::span<const stark::Goldilocks> elements) {
-  return {reinterpret_cast<const uint8_t*>(elements.data()), elements.size_bytes()};
+template <typename Word>
+std::span<const uint8_t> AsBytes(std::span<const Word> words) {
+  static_assert(sizeof(Word) == sizeof(uint64_t), "the file holds little-endian u64");
+  return {reinterpret_cast<const uint8_t*>(words.data()), words.size_bytes()};
 }
 
 }  // namespace
@@ -19,8 +21,8 @@ absl::Status WriteTreeFile(const std::filesystem::path& path,
   const std::array<uint64_t, 2> header = stark::TreeFileHeader(commitment);
   const std::span<const uint8_t> parts[] = {
       {reinterpret_cast<const uint8_t*>(header.data()), sizeof header},
-      AsBytes(commitment.extended),
-      AsBytes(commitment.nodes)};
+      AsBytes(std::span<const stark::Goldilocks>(commitment.extended)),
+      AsBytes(std::span<const uint64_t>(commitment.nodes))};
   return WriteFileAtomically(path, parts, mode);
 }
 

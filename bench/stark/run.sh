@@ -14,11 +14,12 @@ provd="$root/build/release/daemon/provd"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# "n_bits n_cols blowup_bits" compared with pil-stark, then provd alone.
-compared=("16 16 2" "16 16 4")
+# "n_bits n_cols blowup_bits [bn128]" compared with pil-stark (bn128: MerkleHashBN128 of arity
+# 16, whose pil-stark runs a wasm Poseidon: a smaller shape), then provd alone.
+compared=("16 16 2" "16 16 4" "14 16 2 bn128")
 alone=("20 32 1")
 if [ "${1:-}" = "--quick" ]; then
-  compared=("12 16 2" "12 16 4"); alone=("16 32 1")
+  compared=("12 16 2" "12 16 4" "10 16 2 bn128"); alone=("16 32 1")
 fi
 
 measure() {  # measure OUT CMD...: runs CMD, writes "seconds max_rss_kb" to OUT
@@ -29,21 +30,25 @@ measure() {  # measure OUT CMD...: runs CMD, writes "seconds max_rss_kb" to OUT
 echo "| shape (rows x cols, blowup) | pil-stark s | pil-stark RSS MiB | provd s | provd RSS MiB | ratio | roots |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 for shape in "${compared[@]}"; do
-  read -r n c b <<<"$shape"
+  read -r n c b hash <<<"$shape"
   trace="$work/t_${n}_${c}.cm"
   [ -f "$trace" ] || node bench/stark/make_trace.js "$n" "$c" 1 "$trace"
-  echo "[{\"columns\":\"$trace\",\"n_bits\":$n,\"n_cols\":$c,\"blowup_bits\":$b,\"root_out\":\"$work/pil.json\"}]" \
+  tree_job="" provd_hash=(); label=""
+  if [ "${hash:-}" = bn128 ]; then
+    tree_job=',"hash":"bn128","arity":16'; provd_hash=(--hash poseidon_bn128); label=" BN128"
+  fi
+  echo "[{\"columns\":\"$trace\",\"n_bits\":$n,\"n_cols\":$c,\"blowup_bits\":$b$tree_job,\"root_out\":\"$work/pil.json\"}]" \
     | node -e 'const m=JSON.parse(require("fs").readFileSync(0));console.log(JSON.stringify({commits:m}))' \
     >"$work/manifest.json"
   measure "$work/pil.time" node tests/stark/oracle.js "$work/manifest.json"
   measure "$work/provd.time" "$provd" stark-commit --columns "$trace" --n-cols "$c" \
-    --blowup-bits "$b" --root-out "$work/provd.json"
+    --blowup-bits "$b" "${provd_hash[@]}" --root-out "$work/provd.json"
   read -r pil_s pil_kb <"$work/pil.time"
   read -r our_s our_kb <"$work/provd.time"
   same=$(cmp -s "$work/pil.json" "$work/provd.json" && echo identical || echo DIFFER)
   awk -v n="$n" -v c="$c" -v b="$b" -v ps="$pil_s" -v pk="$pil_kb" -v os="$our_s" -v ok="$our_kb" \
-    -v same="$same" 'BEGIN { printf "| 2^%d x %d, 2^%d | %.2f | %.0f | %.3f | %.0f | %.0fx | %s |\n",
-      n, c, b, ps, pk / 1024, os, ok / 1024, ps / os, same }'
+    -v same="$same" -v label="$label" 'BEGIN { printf "| 2^%d x %d, 2^%d%s | %.2f | %.0f | %.3f | %.0f | %.0fx | %s |\n",
+      n, c, b, label, ps, pk / 1024, os, ok / 1024, ps / os, same }'
 done
 
 echo

@@ -139,8 +139,8 @@ std::optional<JobEnding> JobRunner::RunStarkCommit(const StartedJob& job,
     }
     ending.result.set_stark_tree_name(spec.tree_name());
   }
-  for (const stark::Goldilocks& x : commitment->root) ending.result.add_stark_root(x.value());
-  ending.result.set_stark_root_json(stark::RootJson(commitment->root));
+  for (const uint64_t x : stark::RootIntegers(*commitment)) ending.result.add_stark_root(x);
+  ending.result.set_stark_root_json(stark::RootJson(*commitment));
   return ending;
 }
 

@@ -32,9 +32,9 @@ class SimulatedStarkGpu final : public StarkBackend {
     if (col_count == 0) return absl::OkStatus();
     if (absl::Status s = device_.BeginCall(); !s.ok()) return s;
     // The batch as a trace of its own: col_count columns, row-major, then its extension.
-    const TraceShape batch{shape.n_bits, col_count, shape.blowup_bits};
+    const TraceShape batch{shape.n_bits, col_count, shape.blowup_bits, shape.merkle};
     absl::StatusOr<std::span<Goldilocks>> memory =
-        Allocate(batch.elements() + batch.extended_elements());
+        Allocate<Goldilocks>(batch.elements() + batch.extended_elements());
     if (!memory.ok()) return memory.status();
     const std::span<Goldilocks> in = memory->first(batch.elements());
     const std::span<Goldilocks> out = memory->subspan(batch.elements());
@@ -50,36 +50,42 @@ class SimulatedStarkGpu final : public StarkBackend {
     return absl::OkStatus();
   }
 
-  absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
-                          size_t row_count, std::span<Goldilocks> nodes) override {
+  absl::Status HashLeaves(const MerkleScheme& scheme, std::span<const Goldilocks> rows,
+                          size_t width, size_t first_row, size_t row_count,
+                          std::span<uint64_t> nodes) override {
+    if (absl::Status s = ValidateScheme(scheme); !s.ok()) return s;
     if (absl::Status s = CheckLeafRange(rows, width, first_row, row_count, nodes); !s.ok()) {
       return s;
     }
     if (absl::Status s = device_.BeginCall(); !s.ok()) return s;
-    absl::StatusOr<std::span<Goldilocks>> memory = Allocate(row_count * (width + kDigestElements));
+    // The rows, then room for their digests (one slab: the device holds one allocation).
+    absl::StatusOr<std::span<Goldilocks>> memory =
+        Allocate<Goldilocks>(row_count * (width + kDigestWords));
     if (!memory.ok()) return memory.status();
     const std::span<Goldilocks> in = memory->first(row_count * width);
-    const std::span<Goldilocks> out = memory->subspan(row_count * width);
+    const std::span<uint64_t> out(reinterpret_cast<uint64_t*>(memory->data() + in.size()),
+                                  row_count * kDigestWords);
     std::memcpy(in.data(), &rows[first_row * width], in.size_bytes());
-    if (absl::Status s = cpu_.HashLeaves(in, width, 0, row_count, out); !s.ok()) return s;
-    std::memcpy(&nodes[first_row * kDigestElements], out.data(), out.size_bytes());
+    if (absl::Status s = cpu_.HashLeaves(scheme, in, width, 0, row_count, out); !s.ok()) return s;
+    std::memcpy(&nodes[first_row * kDigestWords], out.data(), out.size_bytes());
     return absl::OkStatus();
   }
 
-  absl::Status HashLevel(const MerkleLevel& level, size_t first, size_t count,
-                         std::span<Goldilocks> nodes) override {
+  absl::Status HashLevel(const MerkleScheme& scheme, const MerkleLevel& level, size_t first,
+                         size_t count, std::span<uint64_t> nodes) override {
     if (absl::Status s = CheckLevelRange(level, first, count, nodes); !s.ok()) return s;
     if (absl::Status s = device_.BeginCall(); !s.ok()) return s;
     // The children of hashes [first, first + count), then room for their parents.
-    absl::StatusOr<std::span<Goldilocks>> memory = Allocate(count * 3 * kDigestElements);
+    const size_t children = count * level.arity * kDigestWords;
+    absl::StatusOr<std::span<uint64_t>> memory =
+        Allocate<uint64_t>(children + count * kDigestWords);
     if (!memory.ok()) return memory.status();
-    const size_t children = count * 2 * kDigestElements;
-    std::memcpy(memory->data(), &nodes[level.input_offset + first * 2 * kDigestElements],
-                children * sizeof(Goldilocks));
-    const MerkleLevel on_device{0, children, count};
-    if (absl::Status s = cpu_.HashLevel(on_device, 0, count, *memory); !s.ok()) return s;
-    std::memcpy(&nodes[level.output_offset + first * kDigestElements], &(*memory)[children],
-                count * kDigestElements * sizeof(Goldilocks));
+    std::memcpy(memory->data(), &nodes[level.input_offset + first * level.arity * kDigestWords],
+                children * sizeof(uint64_t));
+    const MerkleLevel on_device{0, children, count, level.arity};
+    if (absl::Status s = cpu_.HashLevel(scheme, on_device, 0, count, *memory); !s.ok()) return s;
+    std::memcpy(&nodes[level.output_offset + first * kDigestWords], &(*memory)[children],
+                count * kDigestWords * sizeof(uint64_t));
     return absl::OkStatus();
   }
 
@@ -90,10 +96,13 @@ class SimulatedStarkGpu final : public StarkBackend {
   uint64_t releases() const { return device_.releases(); }
 
  private:
-  absl::StatusOr<std::span<Goldilocks>> Allocate(size_t elements) {
-    absl::StatusOr<std::span<uint8_t>> bytes = device_.Allocate(elements * sizeof(Goldilocks));
+  // Words of device memory (Goldilocks elements or node words, both 8 bytes).
+  template <typename T>
+  absl::StatusOr<std::span<T>> Allocate(size_t elements) {
+    static_assert(sizeof(T) == sizeof(uint64_t));
+    absl::StatusOr<std::span<uint8_t>> bytes = device_.Allocate(elements * sizeof(T));
     if (!bytes.ok()) return bytes.status();
-    return std::span<Goldilocks>(reinterpret_cast<Goldilocks*>(bytes->data()), elements);
+    return std::span<T>(reinterpret_cast<T*>(bytes->data()), elements);
   }
 
   CpuStarkBackend cpu_;

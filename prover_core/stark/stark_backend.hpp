@@ -27,10 +27,11 @@ class StarkBackend {
                                      size_t first_col, size_t col_count,
                                      std::span<Goldilocks> extended) = 0;
   // HashLeaves and HashLevel (merkle_tree.hpp).
-  virtual absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
-                                  size_t row_count, std::span<Goldilocks> nodes) = 0;
-  virtual absl::Status HashLevel(const MerkleLevel& level, size_t first, size_t count,
-                                 std::span<Goldilocks> nodes) = 0;
+  virtual absl::Status HashLeaves(const MerkleScheme& scheme, std::span<const Goldilocks> rows,
+                                  size_t width, size_t first_row, size_t row_count,
+                                  std::span<uint64_t> nodes) = 0;
+  virtual absl::Status HashLevel(const MerkleScheme& scheme, const MerkleLevel& level, size_t first,
+                                 size_t count, std::span<uint64_t> nodes) = 0;
   // Frees every device buffer the backend holds (before its lease yields the device).
   virtual void ReleaseDeviceMemory() {}
 };
@@ -46,13 +47,14 @@ class CpuStarkBackend final : public StarkBackend {
                              std::span<Goldilocks> extended) override {
     return stark::ExtendColumns(trace, shape, first_col, col_count, extended, pool_);
   }
-  absl::Status HashLeaves(std::span<const Goldilocks> rows, size_t width, size_t first_row,
-                          size_t row_count, std::span<Goldilocks> nodes) override {
-    return stark::HashLeaves(rows, width, first_row, row_count, nodes, pool_);
+  absl::Status HashLeaves(const MerkleScheme& scheme, std::span<const Goldilocks> rows,
+                          size_t width, size_t first_row, size_t row_count,
+                          std::span<uint64_t> nodes) override {
+    return stark::HashLeaves(scheme, rows, width, first_row, row_count, nodes, pool_);
   }
-  absl::Status HashLevel(const MerkleLevel& level, size_t first, size_t count,
-                         std::span<Goldilocks> nodes) override {
-    return stark::HashLevel(level, first, count, nodes, pool_);
+  absl::Status HashLevel(const MerkleScheme& scheme, const MerkleLevel& level, size_t first,
+                         size_t count, std::span<uint64_t> nodes) override {
+    return stark::HashLevel(scheme, level, first, count, nodes, pool_);
   }
 
  private:

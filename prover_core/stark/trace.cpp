@@ -27,7 +27,7 @@ absl::Status ValidateShape(const TraceShape& shape) {
         absl::StrCat("n_bits + blowup_bits = ", shape.n_bits + shape.blowup_bits,
                      " is past Goldilocks's 2-adicity (", Goldilocks::kTwoAdicity, ")"));
   }
-  return absl::OkStatus();
+  return ValidateScheme(shape.merkle);
 }
 
 absl::StatusOr<size_t> RowBitsForSize(size_t bytes, size_t n_cols, absl::string_view label) {

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "prover_core/field/goldilocks.hpp"
+#include "prover_core/stark/merkle_tree.hpp"
 
 namespace provd::stark {
 
@@ -28,10 +29,17 @@ inline constexpr size_t kMinBlowupBits = 1;
 inline constexpr size_t kMaxBlowupBits = 8;
 inline constexpr size_t kMaxTraceColumns = size_t{1} << 16;
 
+// The trace's shape and the tree that commits to its extension.
 struct TraceShape {
+  TraceShape() = default;
+  // The Goldilocks tree unless `merkle` says otherwise.
+  TraceShape(size_t n_bits_, size_t n_cols_, size_t blowup_bits_, MerkleScheme merkle_ = {})
+      : n_bits(n_bits_), n_cols(n_cols_), blowup_bits(blowup_bits_), merkle(merkle_) {}
+
   size_t n_bits = 0;
   size_t n_cols = 0;
   size_t blowup_bits = 0;
+  MerkleScheme merkle;
 
   size_t rows() const { return size_t{1} << n_bits; }
   size_t extended_rows() const { return size_t{1} << (n_bits + blowup_bits); }
@@ -39,8 +47,8 @@ struct TraceShape {
   size_t extended_elements() const { return extended_rows() * n_cols; }
 };
 
-// INVALID_ARGUMENT naming the field that is out of range (n_bits, n_cols, blowup_bits), or their
-// sum past Goldilocks's 2-adicity.
+// INVALID_ARGUMENT naming the field that is out of range (n_bits, n_cols, blowup_bits, the
+// merkle arity), or n_bits + blowup_bits past Goldilocks's 2-adicity.
 absl::Status ValidateShape(const TraceShape& shape);
 
 // The shape's n_bits from a file of `bytes` bytes with n_cols columns: INVALID_ARGUMENT unless

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "prover_core/plan/round_executor.hpp"
+#include "prover_core/stark/merkle_tree_bn128.hpp"
 
 namespace provd::stark {
 namespace {
@@ -39,7 +40,7 @@ class CommitRun {
     if (absl::Status s = read_trace_(trace); !s.ok()) return s;
     trace_ = trace;
     if (absl::Status s = Lde(c.extended); !s.ok()) return s;
-    c.nodes.assign(MerkleNodeElements(shape_.extended_rows()), Goldilocks::Zero());
+    c.nodes.assign(MerkleNodeWords(shape_.extended_rows(), shape_.merkle.arity), 0);
     if (absl::Status s = Leaves(c.extended, c.nodes); !s.ok()) return s;
     if (absl::Status s = Levels(c.nodes); !s.ok()) return s;
     c.root = MerkleRoot(c.nodes);
@@ -78,7 +79,7 @@ class CommitRun {
                                            : options_.merkle_chunk_rows;
   }
 
-  absl::Status Leaves(std::span<const Goldilocks> extended, std::span<Goldilocks> nodes) {
+  absl::Status Leaves(std::span<const Goldilocks> extended, std::span<uint64_t> nodes) {
     const size_t height = shape_.extended_rows();
     const size_t per_chunk = MerkleChunk(height);
     const size_t chunks = ChunkCount(height, per_chunk);
@@ -89,7 +90,8 @@ class CommitRun {
         const size_t count = std::min(per_chunk, height - first);
         absl::Status s = executor_.RunChunk(
             ChunkRef{Round::kMerkleLeaves, k, chunks}, [&](StarkBackend& backend) {
-              return backend.HashLeaves(extended, shape_.n_cols, first, count, nodes);
+              return backend.HashLeaves(shape_.merkle, extended, shape_.n_cols, first, count,
+                                        nodes);
             });
         if (!s.ok()) return s;
       }
@@ -97,8 +99,9 @@ class CommitRun {
     });
   }
 
-  absl::Status Levels(std::span<Goldilocks> nodes) {
-    const std::vector<MerkleLevel> levels = MerkleLevels(shape_.extended_rows());
+  absl::Status Levels(std::span<uint64_t> nodes) {
+    const std::vector<MerkleLevel> levels =
+        MerkleLevels(shape_.extended_rows(), shape_.merkle.arity);
     size_t chunks = 0;
     for (const MerkleLevel& level : levels) {
       chunks += ChunkCount(level.hashes, MerkleChunk(level.hashes));
@@ -111,8 +114,9 @@ class CommitRun {
           if (absl::Status s = Cancelled(); !s.ok()) return s;
           const size_t count = std::min(per_chunk, level.hashes - first);
           absl::Status s = executor_.RunChunk(
-              ChunkRef{Round::kMerkleLevels, k, chunks},
-              [&](StarkBackend& backend) { return backend.HashLevel(level, first, count, nodes); });
+              ChunkRef{Round::kMerkleLevels, k, chunks}, [&](StarkBackend& backend) {
+                return backend.HashLevel(shape_.merkle, level, first, count, nodes);
+              });
           if (!s.ok()) return s;
         }
       }
@@ -158,10 +162,23 @@ absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
   return CommitTrace(trace, shape, CommitOptions{}, CommitContext{backends, &pool});
 }
 
-std::string RootJson(const Digest& root) {
+RootWords RootIntegers(const TraceCommitment& commitment) {
+  if (commitment.shape.merkle.hash == MerkleHash::kPoseidonBn128) {
+    return Bn128RootInteger(commitment.root);
+  }
+  return commitment.root;
+}
+
+std::string RootJson(const TraceCommitment& commitment) {
+  const RootWords root = RootIntegers(commitment);
+  if (commitment.shape.merkle.hash == MerkleHash::kPoseidonBn128) {
+    field::BigInt<4> v;
+    std::copy(root.begin(), root.end(), v.limbs.begin());
+    return absl::StrCat("{\n \"constRoot\": ", field::ToDecimal(v), "\n}");
+  }
   std::string json = "{\n \"constRoot\": [\n";
   for (size_t i = 0; i < root.size(); ++i) {
-    absl::StrAppend(&json, "  ", root[i].value(), i + 1 < root.size() ? ",\n" : "\n");
+    absl::StrAppend(&json, "  ", root[i], i + 1 < root.size() ? ",\n" : "\n");
   }
   absl::StrAppend(&json, " ]\n}");
   return json;

@@ -30,8 +30,8 @@ namespace provd::stark {
 struct TraceCommitment {
   TraceShape shape;
   std::vector<Goldilocks> extended;  // shape.extended_rows() rows of shape.n_cols, row-major
-  std::vector<Goldilocks> nodes;     // MerkleNodeElements(shape.extended_rows())
-  Digest root{};
+  std::vector<uint64_t> nodes;       // MerkleNodeWords(shape.extended_rows(), arity)
+  RootWords root{};                  // the last digest of `nodes`
 };
 
 struct CommitOptions {
@@ -72,10 +72,14 @@ absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
 absl::StatusOr<TraceCommitment> CommitTrace(std::span<const Goldilocks> trace,
                                             const TraceShape& shape, ThreadPool& pool);
 
-// The verification key file pil-stark writes for the commitment (`{"constRoot": [...]}` by
-// json-bigint with an indent of 1: four bare u64 integers, which its verifier reads as BigInt),
-// byte for byte.
-std::string RootJson(const Digest& root);
+// The root as integers: MerkleHashGL's four elements, or MerkleHashBN128's one element as its
+// four little-endian u64 limbs (the tree keeps it in Montgomery form).
+RootWords RootIntegers(const TraceCommitment& commitment);
+
+// The verification key file pil-stark writes for the commitment, byte for byte, by json-bigint
+// with an indent of 1: `{"constRoot": [four bare u64 integers]}` for MerkleHashGL,
+// `{"constRoot": <one bare integer>}` for MerkleHashBN128 (its verifier reads them as BigInt).
+std::string RootJson(const TraceCommitment& commitment);
 
 // The header of pil-stark's tree file (MerkleHash.writeToFile): width and height as u64; the
 // file is this header, then `extended`, then `nodes`, all little-endian u64.

@@ -57,6 +57,15 @@ TEST_F(StarkCommitCliTest, AGoodTraceIsCommitted) {
   EXPECT_THAT(testing::ReadFile(dir_ / "root.json"), HasSubstr("\"constRoot\": [\n  "));
 }
 
+TEST_F(StarkCommitCliTest, ABn128TreeHasOneIntegerForItsRoot) {
+  WriteFile(dir_ / "t.cm", Words({1, 2, 3, 4, 5, 6, 7, 8}));
+  const ExitInfo info = Run({"--columns", Path("t.cm"), "--n-cols", "2", "--blowup-bits", "2",
+                             "--hash", "poseidon_bn128"});
+  EXPECT_EQ(info.code, 0) << info.stderr_text;
+  const std::string root = testing::ReadFile(dir_ / "root.json");
+  EXPECT_THAT(root, ::testing::MatchesRegex("\\{\n \"constRoot\": [0-9]+\n\\}"));
+}
+
 TEST_F(StarkCommitCliTest, AMissingFileIsNamed) {
   ExpectUsageError({"--columns", Path("absent.cm"), "--n-cols", "2"}, "absent.cm");
 }
@@ -89,6 +98,11 @@ TEST_F(StarkCommitCliTest, OutOfRangeShapesAreRejected) {
   ExpectUsageError({"--columns", Path("t.cm"), "--n-cols", "4"}, "n_bits 0 is out of range");
   ExpectUsageError({"--columns", Path("t.cm"), "--n-cols", "0"}, "n_cols must be at least 1");
   ExpectUsageError({"--columns", Path("t.cm"), "--n-cols", "1", "--hash", "sha256"}, "--hash");
+  ExpectUsageError({"--columns", Path("t.cm"), "--n-cols", "1", "--arity", "4"},
+                   "merkle arity 4: the Goldilocks Poseidon tree is binary");
+  ExpectUsageError(
+      {"--columns", Path("t.cm"), "--n-cols", "1", "--hash", "poseidon_bn128", "--arity", "5"},
+      "takes 2, 4, 8 or 16");
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ std::pair<std::string, std::string> Expected(const std::string& columns,
   tree.append(reinterpret_cast<const char*>(c->extended.data()),
               c->extended.size() * sizeof(uint64_t));
   tree.append(reinterpret_cast<const char*>(c->nodes.data()), c->nodes.size() * sizeof(uint64_t));
-  return {stark::RootJson(c->root), tree};
+  return {stark::RootJson(*c), tree};
 }
 
 provd::v1::SubmitJobRequest StarkRequest(const stark::TraceShape& shape,
@@ -57,7 +57,12 @@ provd::v1::SubmitJobRequest StarkRequest(const stark::TraceShape& shape,
   provd::v1::StarkCommitSpec* spec = request.mutable_spec()->mutable_stark_commit();
   spec->set_n_cols(static_cast<uint32_t>(shape.n_cols));
   spec->set_blowup_bits(static_cast<uint32_t>(shape.blowup_bits));
-  spec->set_hash(provd::v1::STARK_HASH_POSEIDON_GL);
+  if (shape.merkle.hash == stark::MerkleHash::kPoseidonBn128) {
+    spec->set_hash(provd::v1::STARK_HASH_POSEIDON_BN128);
+    spec->set_merkle_arity(static_cast<uint32_t>(shape.merkle.arity));
+  } else {
+    spec->set_hash(provd::v1::STARK_HASH_POSEIDON_GL);
+  }
   return request;
 }
 
@@ -114,6 +119,26 @@ TEST_F(StarkJobTest, InlineAndNamedColumnsGiveTheLibrarysRootAndTree) {
   EXPECT_TRUE(ReadFile(outputs_ / "a/tree.bin") == tree) << "the tree file differs";
 }
 
+TEST_F(StarkJobTest, Bn128TreesGiveTheLibrarysRootAndTree) {
+  StartWithDirs({"--simulated-gpus", "1"});
+  const stark::TraceShape shape{5, 7, 2, {stark::MerkleHash::kPoseidonBn128, 16}};
+  const std::string columns = RandomColumns(9, shape);
+  const auto [root_json, tree] = Expected(columns, shape);
+  provd::v1::SubmitJobRequest request = StarkRequest(shape, provd::v1::PRIORITY_LOW);
+  request.mutable_spec()->mutable_stark_commit()->set_columns(columns);
+  request.mutable_spec()->mutable_stark_commit()->set_merkle_arity(0);  // 16, the default
+  request.mutable_spec()->mutable_stark_commit()->set_tree_name("bn.tree");
+  absl::StatusOr<Job> submitted = Submit(request);
+  ASSERT_THAT(submitted, IsOk());
+  const Job job = WaitFinal(submitted->id());
+  ASSERT_EQ(job.state(), provd::v1::JOB_STATE_SUCCEEDED) << job.error().message();
+  EXPECT_EQ(job.result().stark_root_json(), root_json);
+  EXPECT_THAT(root_json, ::testing::StartsWith("{\n \"constRoot\": "));
+  EXPECT_THAT(root_json, ::testing::Not(HasSubstr("[")));
+  ASSERT_EQ(job.result().stark_root_size(), 4);
+  EXPECT_TRUE(ReadFile(outputs_ / "bn.tree") == tree) << "the tree file differs";
+}
+
 TEST_F(StarkJobTest, BadInputGetsInvalidArgumentAndTheDaemonKeepsServing) {
   StartWithDirs({});
   const stark::TraceShape shape{3, 2, 1};
@@ -142,6 +167,13 @@ TEST_F(StarkJobTest, BadInputGetsInvalidArgumentAndTheDaemonKeepsServing) {
   r = with_columns(good);
   r.mutable_spec()->mutable_stark_commit()->set_hash(provd::v1::STARK_HASH_UNSPECIFIED);
   ExpectInvalid(r, "spec.stark_commit.hash");
+  r = with_columns(good);
+  r.mutable_spec()->mutable_stark_commit()->set_merkle_arity(16);
+  ExpectInvalid(r, "spec.stark_commit.merkle_arity: merkle arity 16: the Goldilocks Poseidon");
+  r = with_columns(good);
+  r.mutable_spec()->mutable_stark_commit()->set_hash(provd::v1::STARK_HASH_POSEIDON_BN128);
+  r.mutable_spec()->mutable_stark_commit()->set_merkle_arity(3);
+  ExpectInvalid(r, "takes 2, 4, 8 or 16");
   r = with_columns(good);
   r.mutable_spec()->mutable_stark_commit()->set_tree_name("../escape.tree");
   ExpectInvalid(r, "spec.stark_commit.tree_name");

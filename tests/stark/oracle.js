@@ -1,18 +1,24 @@
 #!/usr/bin/env node
 // pil-stark as an oracle for provd's trace commitments. For every job of a manifest it does
 // what pil-stark's buildConstTree does with a constant-polynomial file: `interpolate` (inverse
-// NTT over 2^n, rows times shift^i, zero extension, NTT over 2^(n+b)) and MerkleHashGL's
-// `merkelize`, then writes the verification key as pil-stark writes it (constRoot) and,
-// when asked, the tree with pil-stark's own `writeToFile`.
+// NTT over 2^n, rows times shift^i, zero extension, NTT over 2^(n+b)) and the `merkelize` of
+// MerkleHashGL or of MerkleHashBN128 (with the job's arity), then writes the verification key
+// as pil-stark writes it (constRoot) and, when asked, the tree with pil-stark's own
+// `writeToFile`.
 //
-// It also runs pil-stark's Poseidon permutation on given states, so the hash is checked on its
-// own and not only through the roots.
+// It also runs pil-stark's Poseidon permutation (Goldilocks) and circomlibjs's Poseidon (BN254,
+// what MerkleHashBN128 uses) on given inputs, so the hashes are checked on their own and not
+// only through the roots.
 //
 // usage: node oracle.js MANIFEST.json
 //   MANIFEST: {"commits": [{"columns": F, "n_bits": n, "n_cols": C, "blowup_bits": b,
+//                           "hash": "gl" | "bn128" (default "gl"), "arity": A (bn128),
 //                           "root_out": F, "tree_out": F (optional)}, ...],
-//              "permutations": {"in": F, "out": F} (optional)}
+//              "permutations": {"in": F, "out": F} (optional),
+//              "bn128_hashes": {"in": F, "out": F} (optional)}
 //   permutations: "in" holds [[12 decimal strings], ...]; "out" gets the permuted states alike.
+//   bn128_hashes: "in" holds [[initial state, input 1, ..., input k], ...] (decimal strings,
+//   1 <= k <= 16); "out" gets circomlibjs's poseidon(inputs, initial state) of each.
 // One process runs every job: pil-stark's worker pools cost a second to start per process.
 "use strict";
 const fs = require("fs");
@@ -20,9 +26,32 @@ const JSONbig = require("json-bigint")({ useNativeBigInt: true, alwaysParseAsBig
 const { BigBuffer } = require("pilcom");
 const { interpolate } = require("pil-stark/src/helpers/fft/fft_p");
 const buildMerkleHashGL = require("pil-stark/src/helpers/hash/merklehash/merklehash_p.js");
+const buildMerkleHashBN128 = require("pil-stark/src/helpers/hash/merklehash/merklehash_bn128_p.js");
 const buildPoseidon = require("pil-stark/src/helpers/hash/poseidon/poseidon.js");
+const circomlibjs = require("circomlibjs");
 
-async function commit(job, MH) {
+// One MerkleHash per hash and arity, built once.
+const trees = new Map();
+async function merkleHashFor(job) {
+  const key = job.hash === "bn128" ? `bn128/${job.arity}` : "gl";
+  if (!trees.has(key)) {
+    trees.set(key, job.hash === "bn128" ? await buildMerkleHashBN128(job.arity) : await buildMerkleHashGL(false));
+  }
+  return trees.get(key);
+}
+
+async function hashBn128(job) {
+  const poseidon = await circomlibjs.buildPoseidon();
+  const inputs = JSON.parse(fs.readFileSync(job.in, "utf8"));
+  const out = inputs.map((words) => {
+    const [init, ...rest] = words.map((x) => BigInt(x));
+    return poseidon.F.toString(poseidon(rest, init));
+  });
+  fs.writeFileSync(job.out, JSON.stringify(out), "utf8");
+}
+
+async function commit(job) {
+  const MH = await merkleHashFor(job);
   const { n_bits: nBits, n_cols: nCols, blowup_bits: blowupBits } = job;
   const n = 1 << nBits;
   const nExt = 1 << (nBits + blowupBits);
@@ -54,10 +83,10 @@ async function main() {
   // pil-stark logs every block it hands to a worker; keep stdout for our own line.
   const log = console.log;
   console.log = () => {};
-  const MH = await buildMerkleHashGL(false);
   const started = Date.now();
-  for (const job of manifest.commits) await commit(job, MH);
+  for (const job of manifest.commits) await commit(job);
   if (manifest.permutations) permute(manifest.permutations);
+  if (manifest.bn128_hashes) await hashBn128(manifest.bn128_hashes);
   log(`pil-stark committed ${manifest.commits.length} trace(s) in ${(Date.now() - started) / 1000} s`);
 }
 

@@ -1,6 +1,7 @@
-// provd's trace commitments against pil-stark's own code (oracle.js runs its `interpolate` and
-// MerkleHashGL): random traces of many shapes, the roots and the tree files compared byte for
-// byte, and the Poseidon permutation compared on its own. The seed is random unless
+// provd's trace commitments against pil-stark's own code (oracle.js runs its `interpolate`,
+// MerkleHashGL and MerkleHashBN128): random traces of many shapes, the roots and the tree files
+// compared byte for byte, and both Poseidons (Goldilocks, and circomlibjs's over BN254) compared
+// on their own. The seed is random unless
 // PROVD_STARK_SEED fixes it, and the test prints it, so every run also checks traces (and a few
 // shapes) that are in no repository, and a failure can be replayed.
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "prover_core/stark/poseidon_bn254.hpp"
 #include "prover_core/stark/poseidon_goldilocks.hpp"
 #include "prover_core/stark/trace_commitment.hpp"
 #include "prover_core/thread_pool.hpp"
@@ -87,8 +89,47 @@ std::vector<TraceShape> OracleShapes(TestRng& rng) {
   return shapes;
 }
 
+// MerkleHashBN128's shapes: row widths on both sides of its cases (at most 4 elements: no hash;
+// packed 3 to a field element, 16 of those a permutation: 48 and 49 cross one), each arity,
+// and two shapes from the seed. pil-stark's wasm Poseidon is slow: the trees stay small.
+std::vector<TraceShape> Bn128OracleShapes(TestRng& rng) {
+  std::vector<TraceShape> shapes;
+  const size_t widths[] = {1, 3, 4, 5, 7, 9, 16, 48, 49};
+  for (size_t i = 0; i < std::size(widths); ++i) {
+    shapes.push_back({1 + i % 6, widths[i], 1 + i % 4, {MerkleHash::kPoseidonBn128, 16}});
+  }
+  for (size_t arity : {2, 4, 8}) {
+    shapes.push_back({5, 11, 2, {MerkleHash::kPoseidonBn128, arity}});
+  }
+  for (int k = 0; k < 2; ++k) {
+    shapes.push_back({1 + rng.Next() % 6,
+                      1 + rng.Next() % 60,
+                      1 + rng.Next() % 4,
+                      {MerkleHash::kPoseidonBn128, size_t{2} << (rng.Next() % 4)}});
+  }
+  return shapes;
+}
+
 std::string Describe(const TraceShape& s) {
-  return absl::StrCat("2^", s.n_bits, " rows x ", s.n_cols, " columns, blowup 2^", s.blowup_bits);
+  return absl::StrCat("2^", s.n_bits, " rows x ", s.n_cols, " columns, blowup 2^", s.blowup_bits,
+                      s.merkle.hash == MerkleHash::kPoseidonBn128
+                          ? absl::StrCat(", BN128 tree of arity ", s.merkle.arity)
+                          : std::string());
+}
+
+nlohmann::json CommitJob(const std::filesystem::path& dir, const std::string& name,
+                         const TraceShape& shape) {
+  nlohmann::json job = {{"columns", (dir / (name + ".bin")).string()},
+                        {"n_bits", shape.n_bits},
+                        {"n_cols", shape.n_cols},
+                        {"blowup_bits", shape.blowup_bits},
+                        {"root_out", (dir / (name + ".root.json")).string()},
+                        {"tree_out", (dir / (name + ".tree")).string()}};
+  if (shape.merkle.hash == MerkleHash::kPoseidonBn128) {
+    job["hash"] = "bn128";
+    job["arity"] = shape.merkle.arity;
+  }
+  return job;
 }
 
 std::string TreeFileBytes(const TraceCommitment& c) {
@@ -96,7 +137,7 @@ std::string TreeFileBytes(const TraceCommitment& c) {
   std::string out(reinterpret_cast<const char*>(header.data()), sizeof header);
   out.append(reinterpret_cast<const char*>(c.extended.data()),
              c.extended.size() * sizeof(Goldilocks));
-  out.append(reinterpret_cast<const char*>(c.nodes.data()), c.nodes.size() * sizeof(Goldilocks));
+  out.append(reinterpret_cast<const char*>(c.nodes.data()), c.nodes.size() * sizeof(uint64_t));
   return out;
 }
 
@@ -108,6 +149,25 @@ std::string FirstDifference(const std::string& ours, const std::string& theirs) 
   size_t i = 0;
   while (i < ours.size() && ours[i] == theirs[i]) ++i;
   return absl::StrCat("first difference at byte ", i, " (u64 #", i / 8, ")");
+}
+
+// Commits to each trace `<prefix><i>.bin` of `dir` and compares the root and tree files with
+// the oracle's of the same name.
+void ExpectPilStarksFiles(const std::filesystem::path& dir, const std::string& prefix,
+                          const std::vector<TraceShape>& shapes) {
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    SCOPED_TRACE(Describe(shapes[i]));
+    const std::string name = absl::StrCat(prefix, i);
+    absl::StatusOr<std::vector<Goldilocks>> trace =
+        ReadTraceFile((dir / (name + ".bin")).string(), shapes[i]);
+    ASSERT_THAT(trace.status(), IsOk());
+    absl::StatusOr<TraceCommitment> c = CommitTrace(*trace, shapes[i], DefaultThreadPool());
+    ASSERT_THAT(c.status(), IsOk());
+    EXPECT_EQ(RootJson(*c), ReadFile(dir / (name + ".root.json")));
+    const std::string tree = TreeFileBytes(*c);
+    const std::string theirs = ReadFile(dir / (name + ".tree"));
+    EXPECT_TRUE(tree == theirs) << FirstDifference(tree, theirs);
+  }
 }
 
 absl::StatusOr<ExitInfo> RunOracle(const std::filesystem::path& manifest,
@@ -134,12 +194,7 @@ TEST_F(StarkOracleTest, RootsAndTreesAreExactlyPilStarks) {
   for (size_t i = 0; i < shapes.size(); ++i) {
     const std::string name = absl::StrCat("trace", i);
     WriteFile(dir_ / (name + ".bin"), RandomTraceBytes(rng, shapes[i]));
-    commits.push_back({{"columns", (dir_ / (name + ".bin")).string()},
-                       {"n_bits", shapes[i].n_bits},
-                       {"n_cols", shapes[i].n_cols},
-                       {"blowup_bits", shapes[i].blowup_bits},
-                       {"root_out", (dir_ / (name + ".root.json")).string()},
-                       {"tree_out", (dir_ / (name + ".tree")).string()}});
+    commits.push_back(CommitJob(dir_.path(), name, shapes[i]));
   }
 
   // Poseidon on its own: random states, and the edges (zeros, all p - 1, 0..11).
@@ -177,19 +232,53 @@ TEST_F(StarkOracleTest, RootsAndTreesAreExactlyPilStarks) {
     }
   }
 
+  ExpectPilStarksFiles(dir_.path(), "trace", shapes);
+}
+
+TEST_F(StarkOracleTest, Bn128RootsTreesAndHashesAreExactlyPilStarks) {
+  TestRng rng(seed_ ^ 0xb128);
+  const std::vector<TraceShape> shapes = Bn128OracleShapes(rng);
+  nlohmann::json commits = nlohmann::json::array();
   for (size_t i = 0; i < shapes.size(); ++i) {
-    SCOPED_TRACE(Describe(shapes[i]));
-    const std::string name = absl::StrCat("trace", i);
-    absl::StatusOr<std::vector<Goldilocks>> trace =
-        ReadTraceFile((dir_ / (name + ".bin")).string(), shapes[i]);
-    ASSERT_THAT(trace.status(), IsOk());
-    absl::StatusOr<TraceCommitment> c = CommitTrace(*trace, shapes[i], DefaultThreadPool());
-    ASSERT_THAT(c.status(), IsOk());
-    EXPECT_EQ(RootJson(c->root), ReadFile(dir_ / (name + ".root.json")));
-    const std::string tree = TreeFileBytes(*c);
-    const std::string theirs = ReadFile(dir_ / (name + ".tree"));
-    EXPECT_TRUE(tree == theirs) << FirstDifference(tree, theirs);
+    const std::string name = absl::StrCat("bn", i);
+    WriteFile(dir_ / (name + ".bin"), RandomTraceBytes(rng, shapes[i]));
+    commits.push_back(CommitJob(dir_.path(), name, shapes[i]));
   }
+  // circomlibjs's Poseidon on every width (t = 2 to 17), random initial states and inputs
+  // below 2^192 (what the tree feeds it) and up to p - 1.
+  nlohmann::json inputs = nlohmann::json::array();
+  std::vector<Bn254Fr> ours;
+  for (size_t k = 0; k < 48; ++k) {
+    const size_t count = 1 + k % 16;
+    std::vector<Bn254Fr> words;
+    for (size_t j = 0; j <= count; ++j) {
+      Bn254Fr::Int v{};
+      for (size_t l = 0; l < 4; ++l) v.limbs[l] = rng.Next();
+      if (k % 3 == 0) v.limbs[3] = 0;
+      words.push_back(k == 1 ? -Bn254Fr::One() : Bn254Fr::FromIntReduced(v));
+    }
+    nlohmann::json row = nlohmann::json::array();
+    for (const Bn254Fr& x : words) row.push_back(field::ToDecimal(x.ToCanonical()));
+    inputs.push_back(row);
+    ours.push_back(PoseidonBn254Hash(std::span(words).subspan(1), words[0]));
+  }
+  WriteFile(dir_ / "bn128_in.json", inputs.dump());
+  const nlohmann::json manifest = {
+      {"commits", commits},
+      {"bn128_hashes",
+       {{"in", (dir_ / "bn128_in.json").string()}, {"out", (dir_ / "bn128_out.json").string()}}}};
+  WriteFile(dir_ / "manifest.json", manifest.dump());
+  absl::StatusOr<ExitInfo> oracle = RunOracle(dir_ / "manifest.json", dir_.path());
+  ASSERT_THAT(oracle.status(), IsOk());
+  ASSERT_TRUE(oracle->exited && oracle->code == 0) << oracle->stderr_text;
+
+  const nlohmann::json hashed = nlohmann::json::parse(ReadFile(dir_ / "bn128_out.json"));
+  ASSERT_EQ(hashed.size(), ours.size());
+  for (size_t k = 0; k < ours.size(); ++k) {
+    EXPECT_EQ(field::ToDecimal(ours[k].ToCanonical()), hashed[k].get<std::string>())
+        << "inputs " << k << " (" << 1 + k % 16 << " of them)";
+  }
+  ExpectPilStarksFiles(dir_.path(), "bn", shapes);
 }
 
 // The command line end to end on one shape: the files `provd stark-commit` writes are

@@ -11,6 +11,8 @@
 #include "gtest/gtest.h"
 #include "prover_core/ntt/twiddles.hpp"
 #include "prover_core/stark/merkle_tree.hpp"
+#include "prover_core/stark/merkle_tree_bn128.hpp"
+#include "prover_core/stark/poseidon_bn254.hpp"
 #include "prover_core/stark/simulated_stark_gpu.hpp"
 #include "prover_core/stark/trace_commitment.hpp"
 #include "prover_core/stark/trace_lde.hpp"
@@ -24,6 +26,21 @@ using ::provd::testing::IsOk;
 using ::provd::testing::StatusIs;
 using ::provd::testing::TestRng;
 using ::testing::HasSubstr;
+
+const MerkleScheme kGl{};
+const MerkleScheme kBn128{MerkleHash::kPoseidonBn128, 16};
+
+// The tree over `rows` in one leaf chunk and one chunk a level.
+std::vector<uint64_t> WholeTree(const MerkleScheme& scheme, std::span<const Goldilocks> rows,
+                                size_t width, ThreadPool& pool) {
+  const size_t height = rows.size() / width;
+  std::vector<uint64_t> nodes(MerkleNodeWords(height, scheme.arity));
+  EXPECT_THAT(HashLeaves(scheme, rows, width, 0, height, nodes, pool), IsOk());
+  for (const MerkleLevel& level : MerkleLevels(height, scheme.arity)) {
+    EXPECT_THAT(HashLevel(scheme, level, 0, level.hashes, nodes, pool), IsOk());
+  }
+  return nodes;
+}
 
 std::vector<Goldilocks> RandomElements(TestRng& rng, size_t count) {
   std::vector<Goldilocks> out(count);
@@ -170,20 +187,81 @@ TEST(TraceLdeTest, ColumnBatchesAndThreadCountsGiveTheSameBytes) {
 
 TEST(MerkleTreeTest, LayoutFollowsPilStark) {
   // 8 leaves: 32 leaf elements, then 4 + 2 + 1 digests.
-  EXPECT_EQ(MerkleNodeElements(8), (8 + 4 + 2 + 1) * kDigestElements);
-  const std::vector<MerkleLevel> levels = MerkleLevels(8);
+  EXPECT_EQ(MerkleNodeWords(8, 2), (8 + 4 + 2 + 1) * kDigestElements);
+  const std::vector<MerkleLevel> levels = MerkleLevels(8, 2);
   ASSERT_EQ(levels.size(), 3u);
   EXPECT_EQ(levels[0].input_offset, 0u);
   EXPECT_EQ(levels[0].output_offset, 32u);
   EXPECT_EQ(levels[0].hashes, 4u);
   EXPECT_EQ(levels[2].hashes, 1u);
   // An odd level is padded with a zero digest: 5 leaves take 6 slots, then 3 (+1), 2, 1.
-  const std::vector<MerkleLevel> odd = MerkleLevels(5);
+  const std::vector<MerkleLevel> odd = MerkleLevels(5, 2);
   ASSERT_EQ(odd.size(), 3u);
   EXPECT_EQ(odd[0].output_offset, 6 * kDigestElements);
   EXPECT_EQ(odd[1].output_offset, (6 + 4) * kDigestElements);
-  EXPECT_EQ(MerkleNodeElements(5), (6 + 4 + 2 + 1) * kDigestElements);
-  EXPECT_TRUE(MerkleLevels(1).empty());
+  EXPECT_EQ(MerkleNodeWords(5, 2), (6 + 4 + 2 + 1) * kDigestElements);
+  EXPECT_TRUE(MerkleLevels(1, 2).empty());
+}
+
+TEST(MerkleTreeTest, Bn128LayoutPadsEachLevelToTheArity) {
+  // pil-stark's _getNNodes for arity 16: 64 leaves fill 4 groups of 16, then 4 digests pad to
+  // 16, then the root.
+  EXPECT_EQ(MerkleNodeWords(64, 16), (64 + 16 + 1) * kDigestWords);
+  const std::vector<MerkleLevel> levels = MerkleLevels(64, 16);
+  ASSERT_EQ(levels.size(), 2u);
+  EXPECT_EQ(levels[0].hashes, 4u);
+  EXPECT_EQ(levels[0].arity, 16u);
+  EXPECT_EQ(levels[1].input_offset, 64 * kDigestWords);
+  EXPECT_EQ(levels[1].output_offset, (64 + 16) * kDigestWords);
+  // 4 leaves: one group of 16 slots, then the root.
+  EXPECT_EQ(MerkleNodeWords(4, 16), (16 + 1) * kDigestWords);
+}
+
+TEST(MerkleTreeTest, SchemesRefuseAritiesTheirHashDoesNotTake) {
+  EXPECT_THAT(ValidateScheme(kGl), IsOk());
+  EXPECT_THAT(ValidateScheme(kBn128), IsOk());
+  EXPECT_THAT(ValidateScheme({MerkleHash::kPoseidonBn128, 4}), IsOk());
+  EXPECT_THAT(ValidateScheme({MerkleHash::kPoseidonGoldilocks, 4}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("binary")));
+  for (size_t arity : {0, 1, 3, 12, 32}) {
+    EXPECT_THAT(ValidateScheme({MerkleHash::kPoseidonBn128, arity}),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2, 4, 8 or 16")));
+  }
+  EXPECT_THAT(ValidateShape(TraceShape(3, 4, 1, {MerkleHash::kPoseidonGoldilocks, 16})),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("merkle arity 16")));
+}
+
+TEST(MerkleTreeTest, Bn128RootIsTheHashOfItsChildren) {
+  TestRng rng(17);
+  const size_t width = 7;
+  const size_t height = 32;
+  const std::vector<Goldilocks> rows = RandomElements(rng, width * height);
+  ThreadPool pool(2);
+  std::vector<uint64_t> nodes = WholeTree(kBn128, rows, width, pool);
+  std::vector<Bn254Fr> leaves;
+  for (size_t r = 0; r < height; ++r) {
+    leaves.push_back(LinearHashBn128(std::span(rows).subspan(r * width, width), 16));
+  }
+  const Bn254Fr left = PoseidonBn254Hash(std::span(leaves).first(16), Bn254Fr::Zero());
+  const Bn254Fr right = PoseidonBn254Hash(std::span(leaves).subspan(16), Bn254Fr::Zero());
+  std::vector<Bn254Fr> top(16, Bn254Fr::Zero());  // two digests, padded with zeros
+  top[0] = left;
+  top[1] = right;
+  const RootWords root = MerkleRoot(nodes);
+  EXPECT_EQ(LoadBn128Digest(root), PoseidonBn254Hash(top, Bn254Fr::Zero()));
+  // A Goldilocks level cannot run in a BN128 tree.
+  EXPECT_THAT(HashLevel(kGl, MerkleLevels(height, 16)[0], 0, 1, nodes, pool),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("arity")));
+}
+
+TEST(TraceCommitmentTest, Bn128RootJsonIsOneInteger) {
+  TraceCommitment c;
+  c.shape = TraceShape(3, 4, 1, kBn128);
+  std::vector<uint64_t> words(4);
+  StoreBn128Digest(Bn254Fr::FromUint64(1234567890123456789ull), words);
+  std::copy(words.begin(), words.end(), c.root.begin());
+  EXPECT_EQ(RootJson(c), "{\n \"constRoot\": 1234567890123456789\n}");
+  EXPECT_EQ(RootIntegers(c), (RootWords{1234567890123456789ull, 0, 0, 0}));
 }
 
 TEST(MerkleTreeTest, LinearHashPadsShortRowsAndSpongesLongOnes) {
@@ -208,12 +286,8 @@ TEST(MerkleTreeTest, RootIsTheHashOfItsChildren) {
   const size_t width = 9;
   const size_t height = 4;
   const std::vector<Goldilocks> rows = RandomElements(rng, width * height);
-  std::vector<Goldilocks> nodes(MerkleNodeElements(height));
   ThreadPool pool(2);
-  ASSERT_THAT(HashLeaves(rows, width, 0, height, nodes, pool), IsOk());
-  for (const MerkleLevel& level : MerkleLevels(height)) {
-    ASSERT_THAT(HashLevel(level, 0, level.hashes, nodes, pool), IsOk());
-  }
+  const std::vector<uint64_t> nodes = WholeTree(kGl, rows, width, pool);
   std::vector<Digest> digests;
   for (size_t r = 0; r < height; ++r)
     digests.push_back(LinearHash(std::span(rows).subspan(r * width, width)));
@@ -227,8 +301,8 @@ TEST(MerkleTreeTest, RootIsTheHashOfItsChildren) {
     }
     digests = parents;
   }
-  const Digest root = MerkleRoot(nodes);
-  for (size_t k = 0; k < kDigestElements; ++k) EXPECT_EQ(root[k].value(), digests[0][k].value());
+  const RootWords root = MerkleRoot(nodes);
+  for (size_t k = 0; k < kDigestElements; ++k) EXPECT_EQ(root[k], digests[0][k].value());
 }
 
 TEST(MerkleTreeTest, ChunksOfLeavesAndLevelsGiveTheSameTree) {
@@ -240,44 +314,45 @@ TEST(MerkleTreeTest, ChunksOfLeavesAndLevelsGiveTheSameTree) {
   ASSERT_THAT(whole.status(), IsOk());
 
   const size_t height = shape.extended_rows();
-  std::vector<Goldilocks> nodes(MerkleNodeElements(height));
+  std::vector<uint64_t> nodes(MerkleNodeWords(height, 2));
   ThreadPool two(2);
   for (size_t first = 0; first < height; first += 37) {
-    ASSERT_THAT(HashLeaves(whole->extended, shape.n_cols, first,
+    ASSERT_THAT(HashLeaves(kGl, whole->extended, shape.n_cols, first,
                            std::min<size_t>(37, height - first), nodes, two),
                 IsOk());
   }
-  for (const MerkleLevel& level : MerkleLevels(height)) {
+  for (const MerkleLevel& level : MerkleLevels(height, 2)) {
     for (size_t first = 0; first < level.hashes; first += 5) {
-      ASSERT_THAT(HashLevel(level, first, std::min<size_t>(5, level.hashes - first), nodes, two),
-                  IsOk());
+      ASSERT_THAT(
+          HashLevel(kGl, level, first, std::min<size_t>(5, level.hashes - first), nodes, two),
+          IsOk());
     }
   }
   EXPECT_TRUE(std::memcmp(nodes.data(), whole->nodes.data(), nodes.size() * sizeof(Goldilocks)) ==
               0);
-  EXPECT_EQ(RootJson(MerkleRoot(nodes)), RootJson(whole->root));
+  EXPECT_EQ(MerkleRoot(nodes), whole->root);
 }
 
 TEST(MerkleTreeTest, RangesOutsideTheTreeAreRejected) {
   std::vector<Goldilocks> rows(4 * 3);
-  std::vector<Goldilocks> nodes(MerkleNodeElements(4));
+  std::vector<uint64_t> nodes(MerkleNodeWords(4, 2));
   ThreadPool pool(1);
-  EXPECT_THAT(HashLeaves(rows, 3, 2, 3, nodes, pool),
+  EXPECT_THAT(HashLeaves(kGl, rows, 3, 2, 3, nodes, pool),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
-  EXPECT_THAT(HashLeaves(rows, 0, 0, 1, nodes, pool),
+  EXPECT_THAT(HashLeaves(kGl, rows, 0, 0, 1, nodes, pool),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
-  const MerkleLevel level = MerkleLevels(4)[0];
-  EXPECT_THAT(HashLevel(level, 1, 2, nodes, pool),
+  const MerkleLevel level = MerkleLevels(4, 2)[0];
+  EXPECT_THAT(HashLevel(kGl, level, 1, 2, nodes, pool),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
-  std::vector<Goldilocks> small(8);
-  EXPECT_THAT(HashLevel(level, 0, 2, small, pool),
+  std::vector<uint64_t> small(8);
+  EXPECT_THAT(HashLevel(kGl, level, 0, 2, small, pool),
               StatusIs(absl::StatusCode::kInvalidArgument, ::testing::_));
 }
 
 TEST(TraceCommitmentTest, RootJsonIsPilStarksFile) {
-  Digest root{Goldilocks::FromUint64(1), Goldilocks::FromUint64(Goldilocks::kP - 1),
-              Goldilocks::FromUint64(0), Goldilocks::FromUint64(1234567890123456789ull)};
-  EXPECT_EQ(RootJson(root),
+  TraceCommitment c;
+  c.root = {1, Goldilocks::kP - 1, 0, 1234567890123456789ull};
+  EXPECT_EQ(RootJson(c),
             "{\n \"constRoot\": [\n  1,\n  18446744069414584320,\n  0,\n"
             "  1234567890123456789\n ]\n}");
 }
@@ -325,12 +400,11 @@ class PlannedCommitTest : public ::testing::Test {
     ASSERT_EQ(a.nodes.size(), b.nodes.size());
     EXPECT_TRUE(std::memcmp(a.extended.data(), b.extended.data(),
                             a.extended.size() * sizeof(Goldilocks)) == 0);
-    EXPECT_TRUE(std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(Goldilocks)) ==
-                0);
-    EXPECT_EQ(RootJson(a.root), RootJson(b.root));
+    EXPECT_TRUE(a.nodes == b.nodes);
+    EXPECT_EQ(a.root, b.root);
   }
 
-  const TraceShape shape_{7, 10, 2};
+  TraceShape shape_{7, 10, 2};
   TestRng rng_;
   std::vector<Goldilocks> trace_;
   ThreadPool pool_{2};
@@ -371,6 +445,26 @@ TEST_F(PlannedCommitTest, ChunksMovingBetweenCpuAndGpuGiveTheSameBytes) {
   }
   EXPECT_GT(gpu0.uploads(), 0u);
   EXPECT_GT(gpu1.uploads(), 0u);
+}
+
+TEST_F(PlannedCommitTest, Bn128TreesMoveBetweenDevicesToo) {
+  for (size_t arity : {16, 4}) {
+    shape_.merkle = {MerkleHash::kPoseidonBn128, arity};
+    absl::StatusOr<TraceCommitment> on_cpu = CommitTrace(trace_, shape_, pool_);
+    ASSERT_THAT(on_cpu.status(), IsOk());
+    EXPECT_EQ(on_cpu->nodes.size(), MerkleNodeWords(shape_.extended_rows(), arity));
+    CpuStarkBackend cpu(pool_);
+    SimulatedGpuOptions faulty;
+    faulty.fail_every = 4;
+    SimulatedStarkGpu gpu0(0, pool_);
+    SimulatedStarkGpu gpu1(1, pool_, faulty);
+    StarkBackend* const backends[] = {&cpu, &gpu0, &gpu1};
+    ScheduledPlacement placement({1, 2, 0});
+    absl::StatusOr<TraceCommitment> moved = Commit(CommitOptions{4, 7}, backends, &placement);
+    ASSERT_THAT(moved.status(), IsOk());
+    ExpectSameBytes(*on_cpu, *moved);
+    EXPECT_GT(gpu0.uploads(), 0u);
+  }
 }
 
 TEST_F(PlannedCommitTest, AFailingGpuFallsBackVisiblyAndTheBytesStayExact) {
