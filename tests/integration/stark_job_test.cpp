@@ -2,7 +2,10 @@
 // tests/stark checks against pil-stark), bad input of every kind gets INVALID_ARGUMENT (or, for
 // a named file's elements, a FAILED job with that code) and leaves the daemon serving, and a
 // high-priority Groth16 job takes the simulated GPU from a low stark_commit job between its
-// chunks, both results exact.
+// chunks, both results exact; a GPU lost mid-commitment is retired and the root stays exact; a
+// kill -9 mid-commitment loses nothing (the job runs again after the restart, once).
+#include <signal.h>
+
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -294,6 +297,85 @@ TEST_F(StarkJobTest, AHighGroth16JobPreemptsALowStarkCommitBetweenChunksBothExac
     }
   }
   EXPECT_TRUE(cpu_span && gpu_span);
+}
+
+TEST_F(StarkJobTest, AGpuLostMidCommitmentIsRetiredAndTheRootStaysExact) {
+  // Fault injection: the simulated GPU is lost at its third call, as after a sticky CUDA error.
+  // The chunk falls back to the CPU, the GPU is retired (event, metric), and the root is exact.
+  StartWithDirs({"--cpu-workers", "1", "--simulated-gpus", "1", "--simulated-gpu-lost-at-call", "3",
+                 "--stark-merkle-chunk-rows", "64", "--on-gpu-retired", "continue"});
+  const stark::TraceShape shape{7, 5, 2};
+  const std::string columns = RandomColumns(5, shape);
+  provd::v1::SubmitJobRequest request = StarkRequest(shape, provd::v1::PRIORITY_LOW);
+  request.mutable_spec()->mutable_stark_commit()->set_columns(columns);
+  absl::StatusOr<Job> submitted = Submit(request);
+  ASSERT_THAT(submitted, IsOk());
+  const Job job = WaitFinal(submitted->id());
+  ASSERT_EQ(job.state(), provd::v1::JOB_STATE_SUCCEEDED) << job.error().message();
+  EXPECT_EQ(job.result().stark_root_json(), Expected(columns, shape).first);
+  int fallbacks = 0, retired = 0;
+  for (const JobEvent& e : Events(submitted->id())) {
+    fallbacks += e.has_gpu_fallback();
+    if (e.has_device_retired()) {
+      ++retired;
+      EXPECT_THAT(e.device_retired().reason(), HasSubstr("injected loss"));
+    }
+  }
+  EXPECT_EQ(fallbacks, 1);
+  EXPECT_EQ(retired, 1);
+  auto metrics = HttpGet(daemon_->metrics_address(), "/metrics");
+  ASSERT_THAT(metrics, IsOk());
+  EXPECT_THAT(*metrics, HasSubstr("provd_gpu_retired{device=\"0\"} 1"));
+}
+
+TEST_F(StarkJobTest, KilledMidCommitmentTheJobRunsAgainAfterARestartExactlyOnce) {
+  // A commitment has no checkpoints (docs/stark.md): after a kill -9 the restarted daemon runs
+  // it again from its stored spec and columns, and it ends once, exact.
+  TempDir state;
+  const std::vector<std::string> flags = {"--cpu-workers",
+                                          "1",
+                                          "--simulated-gpus",
+                                          "1",
+                                          "--simulated-gpu-latency-ms",
+                                          "20",
+                                          "--stark-merkle-chunk-rows",
+                                          "16",
+                                          "--inputs-dir",
+                                          inputs_.path().string(),
+                                          "--outputs-dir",
+                                          outputs_.path().string()};
+  StartDaemon(flags, state.path());
+  ASSERT_NE(daemon_, nullptr);
+  const stark::TraceShape shape{8, 4, 2};
+  const std::string columns = RandomColumns(6, shape);
+  provd::v1::SubmitJobRequest request = StarkRequest(shape, provd::v1::PRIORITY_LOW);
+  request.mutable_spec()->mutable_stark_commit()->set_columns(columns);
+  request.mutable_spec()->mutable_stark_commit()->set_tree_name("restarted.tree");
+  absl::StatusOr<Job> submitted = Submit(request);
+  ASSERT_THAT(submitted, IsOk());
+  const absl::Time give_up = absl::Now() + absl::Seconds(20);
+  for (bool hashing = false; !hashing && absl::Now() < give_up;) {
+    for (const JobEvent& e : Events(submitted->id(), absl::Milliseconds(50))) {
+      hashing |= e.has_round_started() && e.round_started().round_name() == "merkle_leaves";
+    }
+  }
+  daemon_->process().Signal(SIGKILL);
+  auto exit = daemon_->process().Wait(absl::Seconds(10));
+  ASSERT_THAT(exit, IsOk());
+  EXPECT_FALSE(exit->exited) << "the daemon ended by itself: " << exit->stderr_text;
+
+  StartDaemon(flags, state.path());
+  ASSERT_NE(daemon_, nullptr);
+  const Job done = WaitFinal(submitted->id(), absl::Seconds(120));
+  ASSERT_EQ(done.state(), provd::v1::JOB_STATE_SUCCEEDED) << done.error().message();
+  const auto [root_json, tree] = Expected(columns, shape);
+  EXPECT_EQ(done.result().stark_root_json(), root_json);
+  EXPECT_TRUE(ReadFile(outputs_ / "restarted.tree") == tree) << "the tree file differs";
+  int finals = 0;
+  for (const JobEvent& e : Events(submitted->id())) {
+    finals += e.has_succeeded() + e.has_failed() + e.has_cancelled();
+  }
+  EXPECT_EQ(finals, 1);
 }
 
 }  // namespace
