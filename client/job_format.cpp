@@ -63,9 +63,15 @@ absl::Time ToAbslTime(const google::protobuf::Timestamp& t) {
   return absl::FromUnixSeconds(t.seconds()) + absl::Nanoseconds(t.nanos());
 }
 
-// Milliseconds are enough for people and keep "1.234567891s" from cluttering the lines.
+// Milliseconds are enough for people and keep "1.234567891s" from cluttering the lines; a
+// shorter time (a round of a small STARK commitment) keeps its microseconds instead of reading
+// as "0".
 std::string FormatAbslDuration(absl::Duration d) {
-  return absl::FormatDuration(absl::Trunc(d, absl::Milliseconds(1)));
+  if (d >= absl::Milliseconds(1))
+    return absl::FormatDuration(absl::Trunc(d, absl::Milliseconds(1)));
+  if (d >= absl::Microseconds(1))
+    return absl::FormatDuration(absl::Trunc(d, absl::Microseconds(1)));
+  return d > absl::ZeroDuration() ? "<1us" : "0s";
 }
 
 // "1.2s" between two timestamps, or "" when either is unset.

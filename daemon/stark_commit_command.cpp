@@ -23,6 +23,15 @@ int Usage(const absl::Status& status) {
   return kExitUsage;
 }
 
+// --verbose: each round's wall time on stderr as it ends.
+class RoundTimes final : public plan::ProofObserver {
+ public:
+  void RoundFinished(plan::Round round, size_t chunks, absl::Duration wall) override {
+    std::cerr << absl::StrFormat("provd stark-commit: %s: %d chunk(s) in %.3f s\n",
+                                 plan::RoundName(round), chunks, absl::ToDoubleSeconds(wall));
+  }
+};
+
 }  // namespace
 
 void AddStarkCommitFlags(CLI::App& app, StarkCommitCommand& command) {
@@ -77,8 +86,11 @@ int RunStarkCommit(const StarkCommitCommand& command) {
         file->bytes(), shape, command.columns, out,
         [&](size_t offset, size_t size) { file->DropResidentPages(offset, size); });
   };
+  RoundTimes round_times;
   absl::StatusOr<stark::TraceCommitment> commitment = stark::CommitTrace(
-      read, shape, stark::CommitOptions{}, stark::CommitContext{backends, &DefaultThreadPool()});
+      read, shape, stark::CommitOptions{},
+      stark::CommitContext{backends, &DefaultThreadPool(), nullptr,
+                           command.verbose ? &round_times : nullptr});
   if (absl::IsInvalidArgument(commitment.status())) return Usage(commitment.status());
   if (!commitment.ok()) {
     std::cerr << "provd stark-commit: " << commitment.status().message() << "\n";

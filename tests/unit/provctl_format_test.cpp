@@ -57,6 +57,19 @@ TEST(ProvctlFormat, TheJobBlockShowsStateKeyAttemptsAndWhereEachChunkRan) {
   EXPECT_THAT(text, HasSubstr("CPU chunks 1-3"));
 }
 
+TEST(ProvctlFormat, RoundTimesUnderAMillisecondAreNotZero) {
+  provd::v1::Job job = FinishedJob();
+  provd::v1::RoundExecution* round = job.mutable_rounds(0);
+  *round->mutable_started_at() = TimeUtil::SecondsToTimestamp(1000);
+  *round->mutable_finished_at() = TimeUtil::NanosecondsToTimestamp(1000'000'000'000 + 412'345);
+  *round->mutable_spans(0)->mutable_elapsed() = TimeUtil::NanosecondsToDuration(300);
+  *round->mutable_spans(1)->mutable_elapsed() = TimeUtil::MillisecondsToDuration(1234);
+  const std::string text = FormatJob(job);
+  EXPECT_THAT(text, HasSubstr("412us"));
+  EXPECT_THAT(text, HasSubstr("GPU 1 chunk 0 <1us"));
+  EXPECT_THAT(text, HasSubstr("CPU chunks 1-3 1.234s"));
+}
+
 TEST(ProvctlFormat, JsonKeepsTheProtoFieldNamesForScripts) {
   nlohmann::json job = nlohmann::json::parse(ToJson(FinishedJob()));
   EXPECT_EQ(job["id"], "0123456789abcdef0123456789abcdef");
