@@ -98,7 +98,10 @@ CLI::App* AddSubmit(CLI::App& app, SubmitArgs& args) {
       "Submit a job: a Groth16 proof (--zkey, --witness) or a STARK trace commitment "
       "(--stark-columns or --stark-columns-name, --n-cols)");
   submit->add_option("--zkey", args.zkey, "Groth16: proving key name inside the daemon's key dir");
-  submit->add_option("--witness", args.witness_path, "Groth16: witness file (.wtns)");
+  submit->add_option("--witness", args.witness_path, "Groth16: witness file (.wtns), sent inline");
+  submit->add_option("--witness-name", args.witness_name,
+                     "Groth16: a witness file in the daemon's inputs dir, for witnesses of any "
+                     "size (read by the daemon, not sent)");
   submit->add_option("--stark-columns", args.stark_columns_path,
                      "STARK: trace columns, sent inline (pilcom's .const / .cm: 2^n rows of "
                      "--n-cols little-endian u64, row-major)");

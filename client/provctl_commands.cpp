@@ -85,10 +85,11 @@ absl::Status CheckOutputs(const SubmitArgs& args) {
 // the witness file is unusable.
 // The stark_commit spec of `submit --stark-columns` / `--stark-columns-name`.
 absl::Status BuildStarkSpec(const SubmitArgs& args, provd::v1::StarkCommitSpec& spec) {
-  if (!args.zkey.empty() || !args.witness_path.empty() || !args.seed_hex.empty() ||
-      !args.proof_out.empty() || !args.public_out.empty()) {
+  if (!args.zkey.empty() || !args.witness_path.empty() || !args.witness_name.empty() ||
+      !args.seed_hex.empty() || !args.proof_out.empty() || !args.public_out.empty()) {
     return absl::InvalidArgumentError(
-        "--zkey, --witness, --seed, --proof-out and --public-out are for Groth16 jobs, not "
+        "--zkey, --witness, --witness-name, --seed, --proof-out and --public-out are for "
+        "Groth16 jobs, not "
         "with --stark-columns or --stark-columns-name");
   }
   if (args.n_cols == 0) return absl::InvalidArgumentError("--n-cols is required (1 to 65536)");
@@ -133,11 +134,19 @@ absl::StatusOr<provd::v1::SubmitJobRequest> BuildSubmitRequest(const SubmitArgs&
     if (args.deadline_seconds > 0) SetDeadline(args.deadline_seconds, request);
     return request;
   }
-  if (!args.zkey.empty() && args.witness_path.empty()) {
-    return absl::InvalidArgumentError("--witness is required with --zkey (a Groth16 job)");
+  const bool has_witness = !args.witness_path.empty() || !args.witness_name.empty();
+  if (!args.witness_path.empty() && !args.witness_name.empty()) {
+    return absl::InvalidArgumentError(
+        "give one of --witness (a local file, sent inline) and --witness-name (a file in the "
+        "daemon's inputs dir)");
   }
-  if (args.zkey.empty() && !args.witness_path.empty()) {
-    return absl::InvalidArgumentError("--zkey is required with --witness (a Groth16 job)");
+  if (!args.zkey.empty() && !has_witness) {
+    return absl::InvalidArgumentError(
+        "--witness or --witness-name is required with --zkey (a Groth16 job)");
+  }
+  if (args.zkey.empty() && has_witness) {
+    return absl::InvalidArgumentError(
+        "--zkey is required with --witness or --witness-name (a Groth16 job)");
   }
   if (args.zkey.empty()) {
     return absl::InvalidArgumentError(
@@ -147,17 +156,21 @@ absl::StatusOr<provd::v1::SubmitJobRequest> BuildSubmitRequest(const SubmitArgs&
   if (!args.root_out.empty() || !args.tree_name.empty()) {
     return absl::InvalidArgumentError("--root-out and --tree-name are for stark_commit jobs");
   }
-  absl::StatusOr<std::string> witness = ReadWholeFile(args.witness_path);
-  if (!witness.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("--witness ", witness.status().message()));
-  }
   provd::v1::SubmitJobRequest request;
   request.set_priority(*priority);
   request.set_request_id(args.request_id.empty() && args.wait ? RandomRequestId()
                                                               : args.request_id);
   provd::v1::Groth16Spec* spec = request.mutable_spec()->mutable_groth16();
   spec->set_zkey_name(args.zkey);
-  spec->set_witness(*std::move(witness));
+  if (!args.witness_name.empty()) {
+    spec->set_witness_name(args.witness_name);
+  } else {
+    absl::StatusOr<std::string> witness = ReadWholeFile(args.witness_path);
+    if (!witness.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--witness ", witness.status().message()));
+    }
+    spec->set_witness(*std::move(witness));
+  }
   if (!args.seed_hex.empty()) {
     if (absl::Status s = SetSeed(args.seed_hex, *spec); !s.ok()) return s;
   }

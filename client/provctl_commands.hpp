@@ -31,7 +31,8 @@ enum ExitCode : int {
 struct SubmitArgs {
   // A Groth16 job: both of these.
   std::string zkey;
-  std::string witness_path;
+  std::string witness_path;  // sent inline
+  std::string witness_name;  // or a file in the daemon's inputs dir
   // Or a stark_commit job: one of the columns' sources, and the shape.
   std::string stark_columns_path;  // sent inline
   std::string stark_columns_name;  // a file in the daemon's inputs dir

@@ -1,10 +1,13 @@
 #include "daemon/prover_service.hpp"
 
+#include <optional>
+
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "daemon/grpc_status.hpp"
+#include "daemon/input_files.hpp"
 #include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
 #include "prover_core/groth16/groth16.hpp"
@@ -50,37 +53,39 @@ absl::Status AsFieldError(absl::string_view field, const absl::Status& status,
 
 }  // namespace
 
-absl::Status ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
+absl::StatusOr<uint64_t> ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
   absl::StatusOr<groth16::LoadedKey> key = keys_.Get(spec.zkey_name());
   if (!key.ok()) return AsFieldError("spec.groth16.zkey_name", key.status(), keys_.key_dir());
-  const std::string& bytes = spec.witness();
+  // A named witness is parsed here too (through a mapping, so a large one costs no copy), and
+  // again when the job runs.
+  std::optional<io::MappedFile> file;
+  std::span<const uint8_t> bytes;
+  const char* field = "spec.groth16.witness";
+  if (spec.has_witness_name()) {
+    field = "spec.groth16.witness_name";
+    absl::StatusOr<io::MappedFile> opened = OpenInput(inputs_dir_, spec.witness_name());
+    if (!opened.ok()) return AsFieldError(field, opened.status(), inputs_dir_);
+    file = *std::move(opened);
+    bytes = file->bytes();
+  } else {
+    bytes =
+        std::span(reinterpret_cast<const uint8_t*>(spec.witness().data()), spec.witness().size());
+  }
   absl::StatusOr<groth16::Witness> witness = groth16::ParseWitness(
-      std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), "witness");
-  if (!witness.ok()) {
-    return AsFieldError("spec.groth16.witness", witness.status(), keys_.key_dir());
-  }
+      bytes, spec.has_witness_name() ? absl::StrCat("\"", spec.witness_name(), "\"") : "witness");
+  if (!witness.ok()) return AsFieldError(field, witness.status(), keys_.key_dir());
   if (absl::Status s = groth16::CheckWitnessFits(key->proving, *witness); !s.ok()) {
-    return AsFieldError("spec.groth16.witness", s, keys_.key_dir());
+    return AsFieldError(field, s, keys_.key_dir());
   }
-  return absl::OkStatus();
+  return static_cast<uint64_t>(bytes.size());
 }
 
 absl::StatusOr<uint64_t> ProverService::CheckStarkColumnsFile(
     const provd::v1::StarkCommitSpec& spec) {
   constexpr absl::string_view kField = "spec.stark_commit.columns_name";
-  absl::StatusOr<std::filesystem::path> path =
-      io::ResolveInside(inputs_dir_, spec.columns_name(), "input", "the inputs directory");
-  if (!path.ok()) return AsFieldError(kField, path.status(), inputs_dir_);
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(*path, ec)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(kField, ": \"", spec.columns_name(), "\" is not a regular file"));
-  }
-  const uintmax_t size = std::filesystem::file_size(*path, ec);
-  if (ec) {
-    return absl::UnavailableError(
-        absl::StrCat(kField, ": cannot read the size of \"", spec.columns_name(), "\""));
-  }
+  absl::StatusOr<io::MappedFile> file = OpenInput(inputs_dir_, spec.columns_name());
+  if (!file.ok()) return AsFieldError(kField, file.status(), inputs_dir_);
+  const size_t size = file->bytes().size();
   absl::StatusOr<stark::TraceShape> shape =
       StarkShape(spec, size, absl::StrCat(kField, " \"", spec.columns_name(), "\""));
   if (!shape.ok()) return shape.status();
@@ -97,7 +102,9 @@ absl::StatusOr<JobSubmission> ProverService::Submission(
         google::protobuf::util::TimeUtil::DurationToNanoseconds(request.deadline()));
   }
   if (request.spec().has_groth16()) {
-    if (absl::Status s = CheckGroth16(request.spec().groth16()); !s.ok()) return s;
+    absl::StatusOr<uint64_t> size = CheckGroth16(request.spec().groth16());
+    if (!size.ok()) return size.status();
+    if (request.spec().groth16().has_witness_name()) submission.referenced_input_size = *size;
   } else if (request.spec().stark_commit().has_columns_name()) {
     absl::StatusOr<uint64_t> size = CheckStarkColumnsFile(request.spec().stark_commit());
     if (!size.ok()) return size.status();
@@ -109,7 +116,8 @@ absl::StatusOr<JobSubmission> ProverService::Submission(
   if (submission.spec.has_groth16()) {
     provd::v1::Groth16Spec& spec = *submission.spec.mutable_groth16();
     submission.zkey_name = spec.zkey_name();
-    submission.witness = std::move(*spec.mutable_witness());
+    // (mutable_witness() would switch a witness_name spec to an empty inline witness.)
+    if (spec.has_witness()) submission.witness = std::move(*spec.mutable_witness());
     submission.seed = std::move(*spec.mutable_seed());
     spec.clear_witness();
     spec.clear_seed();

@@ -57,7 +57,8 @@ class ProverService final : public provd::v1::Prover::Service {
   absl::Status Submit(const provd::v1::SubmitJobRequest& request,
                       provd::v1::SubmitJobResponse& response);
   // The key and the witness, checked against each other.
-  absl::Status CheckGroth16(const provd::v1::Groth16Spec& spec);
+  // The witness's size in bytes once the key and the witness (inline or named) are checked.
+  absl::StatusOr<uint64_t> CheckGroth16(const provd::v1::Groth16Spec& spec);
   // A file named by columns_name: there, inside the inputs directory, and of the stated shape's
   // size; its bytes are the job's input size. (Inline columns were checked with the request.)
   absl::StatusOr<uint64_t> CheckStarkColumnsFile(const provd::v1::StarkCommitSpec& spec);

@@ -32,15 +32,27 @@ absl::Status ValidateGroth16(const provd::v1::Groth16Spec& spec, const RequestLi
   if (absl::Status s = ValidateKeyName("spec.groth16.zkey_name", spec.zkey_name()); !s.ok()) {
     return s;
   }
-  const std::string& witness = spec.witness();
-  if (witness.empty()) return Invalid("spec.groth16.witness", "is empty");
-  if (witness.size() > limits.max_witness_bytes) {
-    return Invalid(
-        "spec.groth16.witness",
-        absl::StrCat(witness.size(), " bytes exceed the limit of ", limits.max_witness_bytes));
-  }
-  if (witness.size() < kWitnessHeaderBytes || witness.compare(0, 4, "wtns") != 0) {
-    return Invalid("spec.groth16.witness", "is not a snarkjs .wtns file (no \"wtns\" header)");
+  if (spec.has_witness_name()) {
+    // The file is checked when the service resolves it in the inputs directory.
+    if (absl::Status s = ValidateKeyName("spec.groth16.witness_name", spec.witness_name());
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    const std::string& witness = spec.witness();
+    if (witness.empty()) {
+      return Invalid("spec.groth16.witness",
+                     "is empty (send the .wtns inline, or name a file with witness_name)");
+    }
+    if (witness.size() > limits.max_witness_bytes) {
+      return Invalid(
+          "spec.groth16.witness",
+          absl::StrCat(witness.size(), " bytes exceed the limit of ", limits.max_witness_bytes,
+                       "; name a file in the inputs directory instead (witness_name)"));
+    }
+    if (witness.size() < kWitnessHeaderBytes || witness.compare(0, 4, "wtns") != 0) {
+      return Invalid("spec.groth16.witness", "is not a snarkjs .wtns file (no \"wtns\" header)");
+    }
   }
   if (!spec.seed().empty() && spec.seed().size() != kSeedBytes) {
     return Invalid("spec.groth16.seed", absl::StrCat("must be empty or ", kSeedBytes,

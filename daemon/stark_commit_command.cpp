@@ -87,10 +87,10 @@ int RunStarkCommit(const StarkCommitCommand& command) {
         [&](size_t offset, size_t size) { file->DropResidentPages(offset, size); });
   };
   RoundTimes round_times;
-  absl::StatusOr<stark::TraceCommitment> commitment = stark::CommitTrace(
-      read, shape, stark::CommitOptions{},
-      stark::CommitContext{backends, &DefaultThreadPool(), nullptr,
-                           command.verbose ? &round_times : nullptr});
+  absl::StatusOr<stark::TraceCommitment> commitment =
+      stark::CommitTrace(read, shape, stark::CommitOptions{},
+                         stark::CommitContext{backends, &DefaultThreadPool(), nullptr,
+                                              command.verbose ? &round_times : nullptr});
   if (absl::IsInvalidArgument(commitment.status())) return Usage(commitment.status());
   if (!commitment.ok()) {
     std::cerr << "provd stark-commit: " << commitment.status().message() << "\n";

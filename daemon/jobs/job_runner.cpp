@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "daemon/input_files.hpp"
 #include "daemon/jobs/job_checkpoint.hpp"
 #include "daemon/jobs/job_observer.hpp"
 #include "daemon/jobs/labels.hpp"
@@ -121,13 +122,28 @@ std::optional<JobRunner::Rejection> JobRunner::Verify(const StartedJob& job,
   return Rejection{outcome.reason, dropped};
 }
 
-std::optional<JobEnding> JobRunner::RunGroth16(const StartedJob& job, const JobControl& control) {
+// The job's witness: spooled in the store, or the file it names in the inputs directory (read
+// again here: it may have changed or gone since the submission was checked).
+absl::StatusOr<groth16::Witness> JobRunner::LoadWitness(const StartedJob& job) {
+  if (job.spec.groth16().has_witness_name()) {
+    const std::string& name = job.spec.groth16().witness_name();
+    absl::StatusOr<io::MappedFile> file = OpenInput(options_.inputs_dir, name);
+    if (!file.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("spec.groth16.witness_name \"", name, "\": ", file.status().message()));
+    }
+    return groth16::ParseWitness(file->bytes(),
+                                 absl::StrCat("spec.groth16.witness_name \"", name, "\""));
+  }
   absl::StatusOr<std::string> bytes = store_.ReadWitness(job.id);
-  if (!bytes.ok()) return Failed(bytes.status());
-  absl::StatusOr<groth16::Witness> witness = groth16::ParseWitness(
+  if (!bytes.ok()) return bytes.status();
+  return groth16::ParseWitness(
       std::span(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()),
       absl::StrCat("job ", job.id, " witness"));
-  bytes->clear();
+}
+
+std::optional<JobEnding> JobRunner::RunGroth16(const StartedJob& job, const JobControl& control) {
+  absl::StatusOr<groth16::Witness> witness = LoadWitness(job);
   if (!witness.ok()) return Failed(witness.status());
   absl::StatusOr<groth16::LoadedKey> key = keys_.Get(job.zkey_name);
   if (!key.ok()) return Failed(key.status());

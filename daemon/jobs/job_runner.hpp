@@ -21,6 +21,7 @@
 #include "daemon/metrics.hpp"
 #include "daemon/store/job_store.hpp"
 #include "prover_core/groth16/key_cache.hpp"
+#include "prover_core/groth16/witness_file.hpp"
 #include "prover_core/simulated_gpu.hpp"
 #include "prover_core/stark/trace_commitment.hpp"
 #include "prover_core/thread_pool.hpp"
@@ -76,6 +77,7 @@ class JobRunner {
 
  private:
   std::optional<JobEnding> RunGroth16(const StartedJob& job, const JobControl& control);
+  absl::StatusOr<groth16::Witness> LoadWitness(const StartedJob& job);
   std::optional<JobEnding> RunStarkCommit(const StartedJob& job, const JobControl& control);
   // The CPU pool of the job's priority.
   ThreadPool& PoolFor(const StartedJob& job) const;

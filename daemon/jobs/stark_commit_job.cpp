@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "daemon/input_files.hpp"
 #include "daemon/jobs/job_observer.hpp"
 #include "daemon/jobs/job_runner.hpp"
 #include "daemon/jobs/labels.hpp"
@@ -42,10 +43,7 @@ absl::StatusOr<Columns> LoadColumns(const StartedJob& job, JobStore& store,
                                     const std::filesystem::path& inputs_dir) {
   const provd::v1::StarkCommitSpec& spec = job.spec.stark_commit();
   if (spec.has_columns_name()) {
-    absl::StatusOr<std::filesystem::path> path =
-        io::ResolveInside(inputs_dir, spec.columns_name(), "input", "the inputs directory");
-    if (!path.ok()) return path.status();
-    absl::StatusOr<io::MappedFile> file = io::MappedFile::Open(path->string());
+    absl::StatusOr<io::MappedFile> file = OpenInput(inputs_dir, spec.columns_name());
     if (!file.ok()) return file.status();
     Columns columns{*std::move(file), {}};
     columns.bytes = std::get<io::MappedFile>(columns.storage).bytes();

@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS jobs(
   public_json TEXT,
   last_event INTEGER NOT NULL DEFAULT 0,
   spec BLOB,                               -- a serialized provd.v1.JobSpec without its inputs;
-                                           -- NULL: Groth16, zkey_name
+                                           -- NULL (schema 1 rows): Groth16, zkey_name
   result BLOB);                            -- a serialized provd.v1.JobResult; NULL: Groth16's
                                            -- proof_json and public_json
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, seq);
@@ -324,11 +324,9 @@ absl::StatusOr<SubmitOutcome> JobStore::Submit(const JobSubmission& submission) 
     insert->Bind(9, submission.deadline
                         ? std::optional<int64_t>(absl::ToInt64Nanoseconds(*submission.deadline))
                         : std::nullopt);
-    if (submission.spec.kind_case() == provd::v1::JobSpec::kGroth16) {
-      insert->BindNull(10);  // described by zkey_name, as in schema version 1
-    } else {
-      insert->BindBlob(10, submission.spec.SerializeAsString());
-    }
+    // Every kind keeps its spec (a Groth16 job's witness_name lives there); rows of schema
+    // version 1 have none and are described by zkey_name.
+    insert->BindBlob(10, submission.spec.SerializeAsString());
     absl::StatusOr<bool> row = insert->Step();
     if (!row.ok()) return row.status();
     order = insert->Int(0);
