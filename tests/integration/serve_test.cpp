@@ -189,7 +189,7 @@ TEST(ServeTest, BadFlagsExitNonZeroWithAClearMessage) {
   EXPECT_EQ(no_command.code, 2);
   ExitInfo provctl_bad = RunChild({PROVCTL_BINARY, "submit", "--zkey", "a"}, dir);
   EXPECT_EQ(provctl_bad.code, 2);
-  EXPECT_THAT(provctl_bad.stderr_text, HasSubstr("--witness is required"));
+  EXPECT_THAT(provctl_bad.stderr_text, HasSubstr("--witness or --witness-name is required"));
 }
 
 TEST(ServeTest, AnUnusableDataDirFailsStartupNamingTheFlag) {
