@@ -5,9 +5,11 @@
 // element 0 only in a partial round) and multiplying by a t x t MDS matrix. The constants and
 // matrices are derived at first use (poseidon_grain.hpp), not copied.
 //
-// The plain form: every round multiplies by the dense matrix. Not constant-time (field
-// inversion at set-up; the arithmetic itself does not branch on secrets beyond Fp's own carry
-// handling); the inputs it hashes here are public commitments.
+// PoseidonBn254Permute runs the partial rounds in the sparse form (poseidon_sparse.hpp, as
+// circomlib's poseidon_opt does): 2t products a partial round instead of t^2.
+// PoseidonBn254PermuteReference is the plain form, every round a dense matrix product. Not
+// constant-time (field inversion at set-up; Fp's carries); what it hashes here are public
+// commitments.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +30,7 @@ size_t PoseidonBn254PartialRounds(size_t width);
 // Permutes `state` in place; its size is the width t, 2 to 17 (anything else aborts: a caller
 // bug, never input).
 void PoseidonBn254Permute(std::span<Bn254Fr> state);
+void PoseidonBn254PermuteReference(std::span<Bn254Fr> state);
 
 // circomlib's poseidon(inputs, init_state): element 0 of the permuted [init_state, inputs...];
 // 1 to 16 inputs.
