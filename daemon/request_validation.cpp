@@ -121,12 +121,10 @@ absl::Status ValidateStarkCommit(const provd::v1::StarkCommitSpec& spec,
 }  // namespace
 
 stark::MerkleScheme MerkleSchemeOf(const provd::v1::StarkCommitSpec& spec) {
-  if (spec.hash() == provd::v1::STARK_HASH_POSEIDON_BN128) {
-    return {stark::MerkleHash::kPoseidonBn128,
-            spec.merkle_arity() == 0 ? stark::kDefaultBn128Arity : spec.merkle_arity()};
-  }
-  return {stark::MerkleHash::kPoseidonGoldilocks,
-          spec.merkle_arity() == 0 ? size_t{2} : spec.merkle_arity()};
+  return stark::SchemeWithArity(spec.hash() == provd::v1::STARK_HASH_POSEIDON_BN128
+                                    ? stark::MerkleHash::kPoseidonBn128
+                                    : stark::MerkleHash::kPoseidonGoldilocks,
+                                spec.merkle_arity());
 }
 
 absl::StatusOr<stark::TraceShape> StarkShape(const provd::v1::StarkCommitSpec& spec,

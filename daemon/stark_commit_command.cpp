@@ -65,13 +65,12 @@ int RunStarkCommit(const StarkCommitCommand& command) {
   ConfigureDefaultThreadPool(command.threads);
   absl::StatusOr<io::MappedFile> file = io::MappedFile::Open(command.columns);
   if (!file.ok()) return Usage(file.status());
-  stark::TraceShape shape{command.n_bits, command.n_cols, command.blowup_bits};
-  if (command.hash == "poseidon_bn128") {
-    shape.merkle = {stark::MerkleHash::kPoseidonBn128,
-                    command.arity == 0 ? stark::kDefaultBn128Arity : command.arity};
-  } else if (command.arity != 0) {
-    shape.merkle.arity = command.arity;  // ValidateShape says why anything but 2 is refused
-  }
+  // ValidateShape (in CommitTrace) says why an arity the hash does not take is refused.
+  stark::TraceShape shape{command.n_bits, command.n_cols, command.blowup_bits,
+                          stark::SchemeWithArity(command.hash == "poseidon_bn128"
+                                                     ? stark::MerkleHash::kPoseidonBn128
+                                                     : stark::MerkleHash::kPoseidonGoldilocks,
+                                                 command.arity)};
   absl::StatusOr<size_t> n_bits =
       stark::RowBitsForSize(file->bytes().size(), command.n_cols, command.columns);
   if (!n_bits.ok()) return Usage(n_bits.status());

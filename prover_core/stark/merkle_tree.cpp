@@ -20,10 +20,10 @@ constexpr size_t kRowsPerTask = 256;
 constexpr size_t kHashBatch = 16;
 using BatchStates = std::array<PoseidonState, kHashBatch>;
 
-// The first 4 elements of `state` into nodes[at ...], as words (Goldilocks keeps them
-// canonical).
-void StoreDigest(const PoseidonState& state, std::span<uint64_t> nodes, size_t at) {
-  for (size_t j = 0; j < kDigestWords; ++j) nodes[at + j] = state[j].value();
+// The first 4 elements of `digest` (a digest, or the state whose first elements are one) into
+// nodes[at ...], as words (Goldilocks keeps them canonical).
+void StoreDigest(std::span<const Goldilocks> digest, std::span<uint64_t> nodes, size_t at) {
+  for (size_t j = 0; j < kDigestWords; ++j) nodes[at + j] = digest[j].value();
 }
 
 void HashLeavesGoldilocks(std::span<const Goldilocks> rows, size_t width, size_t first_row,
@@ -72,6 +72,11 @@ size_t MerkleNodeWords(size_t height, size_t arity) {
   if (height <= 1) return arity * kDigestWords;  // pil-stark's layout for one leaf
   const std::vector<MerkleLevel> levels = MerkleLevels(height, arity);
   return levels.back().output_offset + kDigestWords;
+}
+
+MerkleScheme SchemeWithArity(MerkleHash hash, size_t arity) {
+  if (arity != 0) return {hash, arity};
+  return {hash, hash == MerkleHash::kPoseidonBn128 ? kDefaultBn128Arity : size_t{2}};
 }
 
 absl::Status ValidateScheme(const MerkleScheme& scheme) {
@@ -177,8 +182,8 @@ void HashLeavesGoldilocks(std::span<const Goldilocks> rows, size_t width, size_t
   pool.ParallelForRange(row_count, kRowsPerTask, [&](size_t begin, size_t end) {
     if (width <= kDigestElements) {
       for (size_t r = first_row + begin; r < first_row + end; ++r) {
-        const Digest d = LinearHash(rows.subspan(r * width, width));  // a copy, no hash
-        for (size_t j = 0; j < kDigestWords; ++j) nodes[r * kDigestWords + j] = d[j].value();
+        StoreDigest(LinearHash(rows.subspan(r * width, width)), nodes,  // a copy, no hash
+                    r * kDigestWords);
       }
       return;
     }

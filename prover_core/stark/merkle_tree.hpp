@@ -46,6 +46,11 @@ struct MerkleScheme {
   size_t arity = 2;  // 2 for Goldilocks; 2, 4, 8 or 16 for BN128
 };
 
+// The scheme of `hash` with `arity` children a node, 0 meaning the hash's default (2 for
+// Goldilocks, kDefaultBn128Arity for BN128), as requests and the command line state it; not
+// validated.
+MerkleScheme SchemeWithArity(MerkleHash hash, size_t arity);
+
 // INVALID_ARGUMENT naming the arity when the hash does not take it.
 absl::Status ValidateScheme(const MerkleScheme& scheme);
 

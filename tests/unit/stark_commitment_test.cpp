@@ -218,6 +218,10 @@ TEST(MerkleTreeTest, Bn128LayoutPadsEachLevelToTheArity) {
 }
 
 TEST(MerkleTreeTest, SchemesRefuseAritiesTheirHashDoesNotTake) {
+  EXPECT_EQ(SchemeWithArity(MerkleHash::kPoseidonGoldilocks, 0).arity, 2u);
+  EXPECT_EQ(SchemeWithArity(MerkleHash::kPoseidonBn128, 0).arity, kDefaultBn128Arity);
+  EXPECT_EQ(SchemeWithArity(MerkleHash::kPoseidonBn128, 4).arity, 4u);
+  EXPECT_EQ(SchemeWithArity(MerkleHash::kPoseidonGoldilocks, 8).arity, 8u);  // refused below
   EXPECT_THAT(ValidateScheme(kGl), IsOk());
   EXPECT_THAT(ValidateScheme(kBn128), IsOk());
   EXPECT_THAT(ValidateScheme({MerkleHash::kPoseidonBn128, 4}), IsOk());
