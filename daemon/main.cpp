@@ -1,6 +1,7 @@
 // provd: the prover daemon. `provd serve` runs the gRPC job service until SIGTERM/SIGINT;
 // `provd prove` makes one Groth16 proof without the service; `provd locks` shows the GPU locks;
-// `provd version` prints the build and the GPUs this process can use.
+// `provd devsetup` makes an insecure dev key; `provd version` prints the build and the GPUs this
+// process can use.
 #include <signal.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "daemon/atomic_file.hpp"
 #include "daemon/config.hpp"
 #include "daemon/daemon.hpp"
+#include "daemon/devsetup_command.hpp"
 #include "daemon/gpu_detect.hpp"
 #include "daemon/locks_command.hpp"
 #include "daemon/logging.hpp"
@@ -133,6 +135,10 @@ int Main(int argc, char** argv) {
   CLI::App* stark_commit = app.add_subcommand(
       "stark-commit", "Commit to a STARK trace: coset LDE and Poseidon Merkle tree (pil-stark's)");
   AddStarkCommitFlags(*stark_commit, stark_commit_command);
+  DevSetupCommand devsetup_command;
+  CLI::App* devsetup = app.add_subcommand(
+      "devsetup", "Make an INSECURE Groth16 key from a circom .r1cs (development, benchmarks)");
+  AddDevSetupFlags(*devsetup, devsetup_command);
   CLI::App* version = app.add_subcommand("version", "Print the build and the usable GPUs");
 
   try {
@@ -153,6 +159,7 @@ int Main(int argc, char** argv) {
   if (vkey->parsed()) return RunVkey(vkey_command);
   if (verify->parsed()) return RunVerify(verify_command);
   if (stark_commit->parsed()) return RunStarkCommit(stark_commit_command);
+  if (devsetup->parsed()) return RunDevSetup(devsetup_command);
   if (version->parsed()) return PrintVersion();
   return kExitUsage;
 }

@@ -1,0 +1,9 @@
+// provd devsetup for BLS12-381.
+#include "prover_core/groth16/dev_setup_impl.hpp"
+
+namespace provd::groth16 {
+
+template absl::StatusOr<DevSetupSummary> WriteDevZkeyFor<Bls12381Engine>(
+    const R1csFile&, const std::filesystem::path&, const DevSetupOptions&, ThreadPool&);
+
+}  // namespace provd::groth16

@@ -1,0 +1,51 @@
+// A file written in pieces that readers see whole or not at all: the bytes go to a temp file
+// beside the target, Commit() fsyncs and renames it into place. Destroying an uncommitted
+// output (an error, an early return, an interrupted upload) removes the temp file, so a failed
+// write leaves nothing behind and never a truncated file under the final name.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace provd::io {
+
+class AtomicOutput {
+ public:
+  // FAILED_PRECONDITION naming the path when the temp file cannot be created. `mode` is the
+  // new file's permission bits.
+  static absl::StatusOr<AtomicOutput> Create(const std::filesystem::path& path,
+                                             unsigned mode = 0644);
+
+  AtomicOutput(AtomicOutput&& other) noexcept;
+  AtomicOutput& operator=(AtomicOutput&& other) noexcept;
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  ~AtomicOutput();
+
+  // FAILED_PRECONDITION naming the path (disk full, I/O error); the output stays uncommitted.
+  absl::Status Write(std::span<const uint8_t> bytes);
+  uint64_t bytes_written() const { return written_; }
+
+  // fsync, rename over `path`, and with `sync_directory` an fsync of the directory too, so that
+  // the rename survives a power loss. Nothing may be written after it.
+  absl::Status Commit(bool sync_directory = false);
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  AtomicOutput(std::filesystem::path path, std::string temp, int fd)
+      : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {}
+  absl::Status Fail(const char* step) const;
+  void Abandon();
+
+  std::filesystem::path path_;
+  std::string temp_;
+  int fd_ = -1;  // -1 once committed or abandoned
+  uint64_t written_ = 0;
+};
+
+}  // namespace provd::io
