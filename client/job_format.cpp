@@ -389,6 +389,16 @@ std::string FormatJobList(const provd::v1::ListJobsResponse& response) {
   return out;
 }
 
+std::string FormatFileList(const provd::v1::ListFilesResponse& response) {
+  if (response.files_size() == 0) return "no files\n";
+  TextTable table;
+  table.AddRow({"NAME", "SIZE", "MODIFIED"});
+  for (const provd::v1::StoredFile& file : response.files()) {
+    table.AddRow({file.name(), FormatBytes(file.size()), FormatTimestamp(file.modified())});
+  }
+  return table.Render("");
+}
+
 std::string FormatCancelled(const Job& job) {
   switch (job.state()) {
     case provd::v1::JOB_STATE_CANCELLED:

@@ -45,6 +45,8 @@ std::string FormatEvent(const provd::v1::JobEvent& event);
 std::string FormatEventDetails(const provd::v1::JobEvent& event);
 // A table of the jobs, or "no jobs"; a hint with the next page's token. Ends with a newline.
 std::string FormatJobList(const provd::v1::ListJobsResponse& response);
+// A table of the files of a key or inputs directory (name, size, modified), or "no files".
+std::string FormatFileList(const provd::v1::ListFilesResponse& response);
 // One line about the job CancelJob returned: cancelled, cancelling, or already finished.
 std::string FormatCancelled(const provd::v1::Job& job);
 

@@ -59,6 +59,7 @@ struct CommandLine {
   WatchArgs watch;
   ListArgs list;
   VerifyArgs verify;
+  FileArgs keys_put, keys_list, inputs_put, inputs_list;
 };
 
 void AddGlobalFlags(CLI::App& app, CommandLine& line) {
@@ -102,6 +103,11 @@ CLI::App* AddSubmit(CLI::App& app, SubmitArgs& args) {
   submit->add_option("--witness-name", args.witness_name,
                      "Groth16: a witness file in the daemon's inputs dir, for witnesses of any "
                      "size (read by the daemon, not sent)");
+  submit
+      ->add_option("--upload-threshold-bytes", args.upload_threshold_bytes,
+                   "Groth16: a --witness larger than this is uploaded into the daemon's inputs "
+                   "dir first (provctl-<sha256>.wtns) and named, instead of sent inline")
+      ->capture_default_str();
   submit->add_option("--stark-columns", args.stark_columns_path,
                      "STARK: trace columns, sent inline (pilcom's .const / .cm: 2^n rows of "
                      "--n-cols little-endian u64, row-major)");
@@ -188,6 +194,29 @@ CLI::App* AddVerify(CLI::App& app, VerifyArgs& args) {
   return verify;
 }
 
+// `provctl keys|inputs put FILE [--name N] [--replace]` and `... list`.
+struct FileCommands {
+  CLI::App* put;
+  CLI::App* list;
+};
+
+FileCommands AddFileCommands(CLI::App& app, const std::string& name, provd::v1::FileArea area,
+                             const std::string& what, FileArgs& put_args, FileArgs& list_args) {
+  CLI::App* group = app.add_subcommand(name, "Files in the daemon's " + what);
+  group->require_subcommand(1);
+  put_args.area = area;
+  list_args.area = area;
+  CLI::App* put = group->add_subcommand(
+      "put", "Upload a file into the daemon's " + what +
+                 " (in chunks, SHA-256 checked; it appears there whole or not at all)");
+  put->add_option("file", put_args.path, "Local file")->required();
+  put->add_option("--name", put_args.name,
+                  "Name in the daemon's " + what + " (default: the file's name)");
+  put->add_flag("--replace", put_args.replace, "Replace a file of that name");
+  CLI::App* list = group->add_subcommand("list", "List the daemon's " + what);
+  return {put, list};
+}
+
 // A command that takes one job id (status, cancel).
 CLI::App* AddJobCommand(CLI::App& app, const std::string& name, const std::string& description,
                         std::string& job_id) {
@@ -227,6 +256,10 @@ int Main(int argc, char** argv) {
   CLI::App* cancel = AddJobCommand(app, "cancel", "Cancel a job", line.job_id);
   CLI::App* list = AddList(app, line.list);
   CLI::App* verify = AddVerify(app, line.verify);
+  const FileCommands keys = AddFileCommands(app, "keys", provd::v1::FILE_AREA_KEYS, "key dir",
+                                            line.keys_put, line.keys_list);
+  const FileCommands inputs = AddFileCommands(app, "inputs", provd::v1::FILE_AREA_INPUTS,
+                                              "inputs dir", line.inputs_put, line.inputs_list);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -243,6 +276,10 @@ int Main(int argc, char** argv) {
   if (cancel->parsed()) return commands.Cancel(line.job_id);
   if (list->parsed()) return commands.List(line.list);
   if (verify->parsed()) return commands.Verify(line.verify);
+  if (keys.put->parsed()) return commands.PutFile(line.keys_put);
+  if (keys.list->parsed()) return commands.ListFiles(line.keys_list);
+  if (inputs.put->parsed()) return commands.PutFile(line.inputs_put);
+  if (inputs.list->parsed()) return commands.ListFiles(line.inputs_list);
   return kExitUsage;
 }
 

@@ -1,5 +1,6 @@
 #include "client/provctl_commands.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -289,9 +290,33 @@ int Commands::Health(const std::string& service) {
   return *serving == grpc::health::v1::HealthCheckResponse::SERVING ? kExitOk : kExitCallFailed;
 }
 
-int Commands::Submit(const SubmitArgs& args) {
+int Commands::UploadLargeWitness(SubmitArgs& args) {
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(args.witness_path, ec);
+  if (ec || size <= args.upload_threshold_bytes) return kExitOk;  // read (or refused) inline
+  // Named by content: a retry or a second job with the same witness replaces it with itself.
+  absl::StatusOr<std::string> digest = Sha256HexOfFile(args.witness_path);
+  if (!digest.ok()) return UsageError(err_, absl::StrCat("--witness ", digest.status().message()));
+  provd::v1::UploadBegin begin;
+  begin.set_area(provd::v1::FILE_AREA_INPUTS);
+  begin.set_name(absl::StrCat("provctl-", *digest, ".wtns"));
+  begin.set_replace(true);
+  err_ << "provctl: uploading the witness (" << size << " bytes) as " << begin.name() << "\n";
+  absl::StatusOr<provd::v1::UploadFileResponse> uploaded =
+      client_.UploadFile(begin, args.witness_path);
+  if (!uploaded.ok()) return CallFailed("upload", uploaded.status());
+  args.witness_name = uploaded->name();
+  args.witness_path.clear();
+  return kExitOk;
+}
+
+int Commands::Submit(const SubmitArgs& given) {
   // --wait-timeout counts from the start: it bounds the whole command, submission included.
-  const absl::Time deadline = DeadlineAfter(args.wait_timeout_seconds);
+  const absl::Time deadline = DeadlineAfter(given.wait_timeout_seconds);
+  SubmitArgs args = given;
+  if (!args.witness_path.empty() && args.witness_name.empty() && !args.zkey.empty()) {
+    if (int code = UploadLargeWitness(args); code != kExitOk) return code;
+  }
   absl::StatusOr<provd::v1::SubmitJobRequest> request = BuildSubmitRequest(args);
   if (!request.ok()) return UsageError(err_, request.status().message());
 
@@ -410,6 +435,37 @@ int Commands::Verify(const VerifyArgs& args) {
                                 : absl::StrCat("INVALID: ", response->reason()));
   }
   return response->valid() ? kExitOk : kExitProofInvalid;
+}
+
+int Commands::PutFile(const FileArgs& args) {
+  provd::v1::UploadBegin begin;
+  begin.set_area(args.area);
+  begin.set_name(args.name.empty() ? std::filesystem::path(args.path).filename().string()
+                                   : args.name);
+  begin.set_replace(args.replace);
+  absl::StatusOr<provd::v1::UploadFileResponse> uploaded = client_.UploadFile(begin, args.path);
+  if (!uploaded.ok()) {
+    if (absl::IsNotFound(uploaded.status())) return UsageError(err_, uploaded.status().message());
+    return CallFailed("put", uploaded.status());
+  }
+  if (json_) {
+    PrintLine(ToJson(*uploaded));
+  } else {
+    PrintLine(absl::StrCat(uploaded->name(), ": ", uploaded->size(), " bytes, sha256 ",
+                           absl::BytesToHexString(uploaded->sha256())));
+  }
+  return kExitOk;
+}
+
+int Commands::ListFiles(const FileArgs& args) {
+  absl::StatusOr<provd::v1::ListFilesResponse> response = client_.ListFiles(args.area);
+  if (!response.ok()) return CallFailed("list", response.status());
+  if (json_) {
+    PrintLine(ToJson(*response));
+  } else {
+    out_ << FormatFileList(*response) << std::flush;
+  }
+  return kExitOk;
 }
 
 }  // namespace provd::client

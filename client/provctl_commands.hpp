@@ -51,6 +51,17 @@ struct SubmitArgs {
   double wait_timeout_seconds = 0;  // 0: wait as long as it takes
   std::string proof_out;
   std::string public_out;
+  // A --witness file larger than this is uploaded into the daemon's inputs dir (UploadFile) and
+  // named, instead of sent inside SubmitJob (whose message size the daemon bounds).
+  uint64_t upload_threshold_bytes = 32ull << 20;
+};
+
+// provctl keys|inputs put / list.
+struct FileArgs {
+  provd::v1::FileArea area = provd::v1::FILE_AREA_KEYS;
+  std::string path;  // put: the local file
+  std::string name;  // put: the name in the daemon's directory (default: the file's name)
+  bool replace = false;
 };
 
 struct WatchArgs {
@@ -90,6 +101,8 @@ class Commands {
   int Cancel(const std::string& job_id);
   int List(const ListArgs& args);
   int Verify(const VerifyArgs& args);
+  int PutFile(const FileArgs& args);
+  int ListFiles(const FileArgs& args);
 
  private:
   // "provctl: WHAT failed: CODE: message" on err; returns kExitCallFailed.
@@ -106,6 +119,9 @@ class Commands {
   // submit --wait after the job finished: fetches it, prints it, saves its results.
   int FinishSubmit(const std::string& job_id, provd::v1::JobState final_state,
                    const SubmitArgs& args, absl::Time deadline);
+  // submit --witness with a file over the threshold: uploaded as provctl-<sha256>.wtns into the
+  // inputs dir; the args then name it. Returns the usage or call error's exit status, or 0.
+  int UploadLargeWitness(SubmitArgs& args);
   absl::Status SaveResults(const provd::v1::Job& job, const SubmitArgs& args);
   void PrintLine(absl::string_view line);
   void PrintJob(const provd::v1::Job& job);

@@ -8,11 +8,16 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "prover_core/io/digest.hpp"
 
 namespace provd::client {
 namespace {
@@ -215,6 +220,64 @@ absl::Status ProverClient::WatchJob(
   provd::v1::JobEvent event;
   while (reader->Read(&event)) on_event(event);
   return FromGrpcStatus(reader->Finish());
+}
+
+absl::StatusOr<provd::v1::UploadFileResponse> ProverClient::UploadFile(
+    provd::v1::UploadBegin begin, const std::string& path,
+    const std::function<void(uint64_t)>& on_progress) {
+  std::ifstream file(path, std::ios::binary);
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (!file || ec) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot be read: ", ec ? ec.message() : std::strerror(errno)));
+  }
+  begin.set_size(size);
+  grpc::ClientContext context;
+  PrepareContext(context, kNoDeadline);
+  provd::v1::UploadFileResponse response;
+  std::unique_ptr<grpc::ClientWriter<provd::v1::UploadFileRequest>> writer =
+      prover_->UploadFile(&context, &response);
+  provd::v1::UploadFileRequest message;
+  *message.mutable_begin() = std::move(begin);
+  // A failed Write means the stream is broken; Finish says why.
+  bool open = writer->Write(message);
+  io::Sha256Stream digest;
+  std::string chunk(kUploadChunkBytes, '\0');
+  uint64_t sent = 0;
+  while (open && sent < size) {
+    file.read(chunk.data(),
+              static_cast<std::streamsize>(std::min<uint64_t>(chunk.size(), size - sent)));
+    const size_t got = static_cast<size_t>(file.gcount());
+    if (got == 0) {
+      context.TryCancel();
+      writer->Finish().ok();
+      return absl::DataLossError(absl::StrCat(path, ": shrank while it was uploaded (", sent,
+                                              " of ", size, " bytes read)"));
+    }
+    digest.Update({reinterpret_cast<const uint8_t*>(chunk.data()), got});
+    message.set_data(chunk.data(), got);
+    open = writer->Write(message);
+    sent += got;
+    if (open && on_progress) on_progress(sent);
+  }
+  if (open) {
+    const io::Sha256Digest sha = digest.Finish();
+    message.mutable_end()->set_sha256(
+        std::string(reinterpret_cast<const char*>(sha.data()), sha.size()));
+    writer->Write(message);
+  }
+  writer->WritesDone();
+  if (grpc::Status s = writer->Finish(); !s.ok()) return FromGrpcStatus(s);
+  return response;
+}
+
+absl::StatusOr<provd::v1::ListFilesResponse> ProverClient::ListFiles(provd::v1::FileArea area) {
+  provd::v1::ListFilesRequest request;
+  request.set_area(area);
+  return Unary<provd::v1::ListFilesResponse>([&](auto* context, auto* response) {
+    return prover_->ListFiles(context, request, response);
+  });
 }
 
 }  // namespace provd::client

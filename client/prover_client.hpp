@@ -66,6 +66,15 @@ class ProverClient {
   absl::StatusOr<provd::v1::ListJobsResponse> ListJobs(const provd::v1::ListJobsRequest& request);
   absl::StatusOr<provd::v1::VerifyProofResponse> VerifyProof(
       const provd::v1::VerifyProofRequest& request);
+  // Uploads the local file `path` into the daemon's key or inputs directory as `begin` says
+  // (begin.size is the file's size): UploadFile in chunks of kUploadChunkBytes with the file's
+  // SHA-256 at the end. `on_progress(bytes_sent)` after each chunk. A file that changes while it
+  // is read fails on the daemon's digest check, so nothing half-old, half-new is stored.
+  static constexpr size_t kUploadChunkBytes = 1 << 20;
+  absl::StatusOr<provd::v1::UploadFileResponse> UploadFile(
+      provd::v1::UploadBegin begin, const std::string& path,
+      const std::function<void(uint64_t)>& on_progress = {});
+  absl::StatusOr<provd::v1::ListFilesResponse> ListFiles(provd::v1::FileArea area);
   // Calls `on_event` for every event until the stream ends (after the job's final event).
   absl::Status WatchJob(const provd::v1::WatchJobRequest& request,
                         const std::function<void(const provd::v1::JobEvent&)>& on_event);

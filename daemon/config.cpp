@@ -73,6 +73,10 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
   app.add_option("--max-message-bytes", config.max_message_bytes,
                  "Largest gRPC request accepted, in bytes (bounds the witness size)")
       ->capture_default_str();
+  app.add_option("--uploads", config.uploads,
+                 "Accept UploadFile (provctl keys put, large witnesses) into the key and inputs "
+                 "directories; false: those directories are filled by other means")
+      ->capture_default_str();
   app.add_option("--shutdown-grace", config.shutdown_grace_seconds,
                  "Seconds running RPCs get to finish after SIGTERM/SIGINT")
       ->capture_default_str();
@@ -311,6 +315,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"log_level", config.log_level},
       {"log_format", config.log_format},
       {"max_message_bytes", config.max_message_bytes},
+      {"uploads", config.uploads},
       {"shutdown_grace", config.shutdown_grace_seconds},
       {"ready_file", config.ready_file.string()},
       {"cpu_workers", config.cpu_workers},

@@ -24,12 +24,13 @@ struct ServeConfig {
   std::string health_listen;          // plaintext gRPC health only (probes under mTLS); empty: none
   std::filesystem::path data_dir;     // empty: DefaultDataDir()
   std::filesystem::path key_dir;      // empty: <data_dir>/keys
-  std::filesystem::path inputs_dir;   // empty: <data_dir>/inputs (read only)
+  std::filesystem::path inputs_dir;   // empty: <data_dir>/inputs (written by uploads only)
   std::filesystem::path outputs_dir;  // empty: <data_dir>/outputs
   std::filesystem::path lock_dir;     // empty: arbiter::DefaultLockDir()
   std::string log_level = "info";
   std::string log_format = "text";
   uint64_t max_message_bytes = 128ull << 20;
+  bool uploads = true;  // UploadFile may write into key_dir and inputs_dir
   uint32_t shutdown_grace_seconds = 30;
   std::filesystem::path ready_file;  // written once serving: {"grpc": ..., "metrics": ...}
   bool print_config = false;

@@ -170,6 +170,7 @@ absl::Status Daemon::StartJobs() {
 absl::Status Daemon::StartGrpc() {
   RequestLimits limits;
   limits.max_witness_bytes = config_.max_message_bytes;
+  limits.uploads = config_.uploads;
   absl::StatusOr<BearerTokenCheck> auth =
       BearerTokenCheck::FromFile(config_.security.auth_token_file);
   if (!auth.ok()) return auth.status();

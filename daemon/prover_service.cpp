@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "daemon/file_upload.hpp"
 #include "daemon/grpc_status.hpp"
 #include "daemon/input_files.hpp"
 #include "daemon/jobs/labels.hpp"
@@ -33,22 +34,29 @@ bool IsFinalEvent(const JobEvent& event) {
   return event.has_succeeded() || event.has_failed() || event.has_cancelled();
 }
 
-// Errors about the caller's input say which field they are about, and name keys as the
-// caller does: relative to the key directory, whose place on the host is none of its business.
-absl::Status AsFieldError(absl::string_view field, const absl::Status& status,
-                          const std::filesystem::path& key_dir) {
+// Errors name files as the caller does: relative to the daemon's directory, whose place on the
+// host is none of the caller's business.
+absl::Status HideDir(const absl::Status& status, const std::filesystem::path& dir_path,
+                     absl::string_view dir_label) {
   std::string message(status.message());
   std::error_code ec;
   for (const std::filesystem::path& dir :
-       {std::filesystem::weakly_canonical(key_dir, ec), key_dir.lexically_normal()}) {
+       {std::filesystem::weakly_canonical(dir_path, ec), dir_path.lexically_normal()}) {
     if (dir.empty() || dir == "/") continue;
-    message = absl::StrReplaceAll(message,
-                                  {{(dir / "").string(), ""}, {dir.string(), "the key directory"}});
-  }
-  if (absl::IsInvalidArgument(status) || absl::IsNotFound(status)) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": ", message));
+    message = absl::StrReplaceAll(message, {{(dir / "").string(), ""}, {dir.string(), dir_label}});
   }
   return absl::Status(status.code(), message);
+}
+
+// Errors about the caller's input say which field they are about.
+absl::Status AsFieldError(absl::string_view field, const absl::Status& status,
+                          const std::filesystem::path& dir,
+                          absl::string_view dir_label = "the key directory") {
+  const absl::Status hidden = HideDir(status, dir, dir_label);
+  if (absl::IsInvalidArgument(status) || absl::IsNotFound(status)) {
+    return absl::InvalidArgumentError(absl::StrCat(field, ": ", hidden.message()));
+  }
+  return hidden;
 }
 
 }  // namespace
@@ -64,7 +72,8 @@ absl::StatusOr<uint64_t> ProverService::CheckGroth16(const provd::v1::Groth16Spe
   if (spec.has_witness_name()) {
     field = "spec.groth16.witness_name";
     absl::StatusOr<io::MappedFile> opened = OpenInput(inputs_dir_, spec.witness_name());
-    if (!opened.ok()) return AsFieldError(field, opened.status(), inputs_dir_);
+    if (!opened.ok())
+      return AsFieldError(field, opened.status(), inputs_dir_, "the inputs directory");
     file = *std::move(opened);
     bytes = file->bytes();
   } else {
@@ -84,7 +93,7 @@ absl::StatusOr<uint64_t> ProverService::CheckStarkColumnsFile(
     const provd::v1::StarkCommitSpec& spec) {
   constexpr absl::string_view kField = "spec.stark_commit.columns_name";
   absl::StatusOr<io::MappedFile> file = OpenInput(inputs_dir_, spec.columns_name());
-  if (!file.ok()) return AsFieldError(kField, file.status(), inputs_dir_);
+  if (!file.ok()) return AsFieldError(kField, file.status(), inputs_dir_, "the inputs directory");
   const size_t size = file->bytes().size();
   absl::StatusOr<stark::TraceShape> shape =
       StarkShape(spec, size, absl::StrCat(kField, " \"", spec.columns_name(), "\""));
@@ -323,6 +332,128 @@ grpc::Status ProverService::VerifyProof(grpc::ServerContext* context,
   absl::StatusOr<provd::v1::VerifyProofResponse> verdict = Verify(*request);
   if (!verdict.ok()) return ToGrpcStatus(verdict.status());
   *response = *std::move(verdict);
+  return grpc::Status::OK;
+}
+
+absl::StatusOr<std::pair<std::filesystem::path, const char*>> ProverService::AreaDir(
+    provd::v1::FileArea area) const {
+  switch (area) {
+    case provd::v1::FILE_AREA_KEYS:
+      return std::pair{keys_.key_dir(), "the key directory"};
+    case provd::v1::FILE_AREA_INPUTS:
+      return std::pair{inputs_dir_, "the inputs directory"};
+    default:
+      return absl::InvalidArgumentError("area: FILE_AREA_KEYS or FILE_AREA_INPUTS");
+  }
+}
+
+absl::StatusOr<provd::v1::UploadFileResponse> ProverService::ReceiveUpload(
+    grpc::ServerReader<provd::v1::UploadFileRequest>& reader) {
+  provd::v1::UploadFileRequest message;
+  if (!reader.Read(&message)) return absl::InvalidArgumentError("the stream held no message");
+  if (!message.has_begin()) {
+    return absl::InvalidArgumentError("begin: the first message must be `begin`");
+  }
+  const provd::v1::UploadBegin begin = message.begin();
+  absl::StatusOr<std::pair<std::filesystem::path, const char*>> area = AreaDir(begin.area());
+  if (!area.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("begin.", area.status().message()));
+  }
+  const auto& [dir, dir_label] = *area;
+  absl::StatusOr<FileUpload> upload = FileUpload::Begin(begin, dir, dir_label);
+  if (!upload.ok()) return HideDir(upload.status(), dir, dir_label);
+  UploadCheck check;
+  if (begin.area() == provd::v1::FILE_AREA_KEYS) {
+    // A key that would only fail at its first job is refused now.
+    check = [&](const std::string& temp) -> absl::Status {
+      absl::StatusOr<std::shared_ptr<const groth16::ZkeyFile>> zkey = groth16::ZkeyFile::Open(temp);
+      absl::Status status = zkey.status();
+      if (zkey.ok()) status = groth16::LoadProvingKey(*zkey).status();
+      if (status.ok()) return status;
+      return absl::InvalidArgumentError(
+          absl::StrCat("data: \"", begin.name(), "\" is not a usable Groth16 zkey: ",
+                       absl::StrReplaceAll(status.message(), {{temp, "the upload"}})));
+    };
+  }
+  while (reader.Read(&message)) {
+    switch (message.part_case()) {
+      case provd::v1::UploadFileRequest::kData: {
+        const std::string& data = message.data();
+        if (absl::Status s =
+                upload->Append({reinterpret_cast<const uint8_t*>(data.data()), data.size()});
+            !s.ok()) {
+          return s;
+        }
+        break;
+      }
+      case provd::v1::UploadFileRequest::kEnd: {
+        absl::StatusOr<provd::v1::UploadFileResponse> done = upload->End(message.end(), check);
+        if (!done.ok()) return HideDir(done.status(), dir, dir_label);
+        if (reader.Read(&message)) {
+          // The file is in place; messages after `end` are a client bug worth telling.
+          return absl::InvalidArgumentError("end: messages after `end`");
+        }
+        return done;
+      }
+      default:
+        return absl::InvalidArgumentError("begin: only the first message may be `begin`");
+    }
+  }
+  return absl::CancelledError(
+      absl::StrCat("the stream ended before `end`: \"", begin.name(), "\" was not written"));
+}
+
+grpc::Status ProverService::UploadFile(grpc::ServerContext* context,
+                                       grpc::ServerReader<provd::v1::UploadFileRequest>* reader,
+                                       provd::v1::UploadFileResponse* response) {
+  if (absl::Status s = auth_.Check(*context); !s.ok()) return ToGrpcStatus(s);
+  if (draining_.load(std::memory_order_relaxed)) return ToGrpcStatus(Draining());
+  if (!limits_.uploads) {
+    return ToGrpcStatus(absl::PermissionDeniedError(
+        "this daemon takes no uploads (uploads = false); copy files into its directories"));
+  }
+  absl::StatusOr<provd::v1::UploadFileResponse> done = ReceiveUpload(*reader);
+  if (!done.ok()) {
+    spdlog::warn("upload refused: {}", done.status().ToString());
+    return ToGrpcStatus(done.status());
+  }
+  spdlog::info("uploaded \"{}\" ({} bytes)", done->name(), done->size());
+  *response = *std::move(done);
+  return grpc::Status::OK;
+}
+
+grpc::Status ProverService::ListFiles(grpc::ServerContext* context,
+                                      const provd::v1::ListFilesRequest* request,
+                                      provd::v1::ListFilesResponse* response) {
+  if (absl::Status s = auth_.Check(*context); !s.ok()) return ToGrpcStatus(s);
+  absl::StatusOr<std::pair<std::filesystem::path, const char*>> area = AreaDir(request->area());
+  if (!area.ok()) return ToGrpcStatus(area.status());
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<provd::v1::StoredFile> files;
+  for (fs::recursive_directory_iterator it(area->first, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string name = it->path().filename().string();
+    // An upload in progress (AtomicOutput's temp file) is not a file yet.
+    const size_t tmp = name.rfind(".tmp");
+    if (tmp != std::string::npos && tmp + 10 == name.size()) continue;
+    provd::v1::StoredFile file;
+    file.set_name(it->path().lexically_relative(area->first).string());
+    file.set_size(it->file_size(ec));
+    const auto modified = it->last_write_time(ec);
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::file_clock::to_sys(modified).time_since_epoch());
+    file.mutable_modified()->set_seconds(seconds.count());
+    files.push_back(std::move(file));
+  }
+  if (ec) {
+    return ToGrpcStatus(absl::FailedPreconditionError(
+        absl::StrCat(area->second, ": cannot be listed: ", ec.message())));
+  }
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.name() < b.name(); });
+  for (provd::v1::StoredFile& file : files) *response->add_files() = std::move(file);
   return grpc::Status::OK;
 }
 

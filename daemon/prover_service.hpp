@@ -52,6 +52,11 @@ class ProverService final : public provd::v1::Prover::Service {
   grpc::Status VerifyProof(grpc::ServerContext* context,
                            const provd::v1::VerifyProofRequest* request,
                            provd::v1::VerifyProofResponse* response) override;
+  grpc::Status UploadFile(grpc::ServerContext* context,
+                          grpc::ServerReader<provd::v1::UploadFileRequest>* reader,
+                          provd::v1::UploadFileResponse* response) override;
+  grpc::Status ListFiles(grpc::ServerContext* context, const provd::v1::ListFilesRequest* request,
+                         provd::v1::ListFilesResponse* response) override;
 
  private:
   absl::Status Submit(const provd::v1::SubmitJobRequest& request,
@@ -66,6 +71,11 @@ class ProverService final : public provd::v1::Prover::Service {
   absl::StatusOr<JobSubmission> Submission(const provd::v1::SubmitJobRequest& request);
   absl::StatusOr<provd::v1::VerifyProofResponse> Verify(
       const provd::v1::VerifyProofRequest& request);
+  absl::StatusOr<provd::v1::UploadFileResponse> ReceiveUpload(
+      grpc::ServerReader<provd::v1::UploadFileRequest>& reader);
+  // The directory of an area and how messages call it; INVALID_ARGUMENT for no area.
+  absl::StatusOr<std::pair<std::filesystem::path, const char*>> AreaDir(
+      provd::v1::FileArea area) const;
 
   const RequestLimits limits_;
   const BearerTokenCheck auth_;

@@ -14,6 +14,7 @@ namespace provd::daemon {
 
 struct RequestLimits {
   uint64_t max_witness_bytes = 128ull << 20;
+  bool uploads = true;  // UploadFile writes into the key and inputs directories
 };
 
 absl::Status ValidateSubmitJob(const provd::v1::SubmitJobRequest& request,

@@ -35,6 +35,8 @@ class AtomicOutput {
   absl::Status Commit(bool sync_directory = false);
 
   const std::filesystem::path& path() const { return path_; }
+  // The temp file, for checking what was written before Commit (an uploaded key is parsed).
+  const std::string& temp_path() const { return temp_; }
 
  private:
   AtomicOutput(std::filesystem::path path, std::string temp, int fd)

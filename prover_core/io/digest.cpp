@@ -35,4 +35,29 @@ Sha512Digest Sha512(std::initializer_list<std::span<const uint8_t>> parts) {
   return Digest<64>(EVP_sha512(), parts);
 }
 
+struct Sha256Stream::Context {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx{EVP_MD_CTX_new(), EVP_MD_CTX_free};
+};
+
+Sha256Stream::Sha256Stream() : context_(std::make_unique<Context>()) {
+  if (context_->ctx == nullptr ||
+      EVP_DigestInit_ex(context_->ctx.get(), EVP_sha256(), nullptr) != 1)
+    std::abort();
+}
+Sha256Stream::~Sha256Stream() = default;
+Sha256Stream::Sha256Stream(Sha256Stream&&) noexcept = default;
+Sha256Stream& Sha256Stream::operator=(Sha256Stream&&) noexcept = default;
+
+void Sha256Stream::Update(std::span<const uint8_t> bytes) {
+  if (EVP_DigestUpdate(context_->ctx.get(), bytes.data(), bytes.size()) != 1) std::abort();
+}
+
+Sha256Digest Sha256Stream::Finish() {
+  Sha256Digest out{};
+  unsigned int length = 0;
+  if (EVP_DigestFinal_ex(context_->ctx.get(), out.data(), &length) != 1 || length != out.size())
+    std::abort();
+  return out;
+}
+
 }  // namespace provd::io

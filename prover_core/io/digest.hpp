@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <span>
 
 namespace provd::io {
@@ -14,5 +15,21 @@ using Sha512Digest = std::array<uint8_t, 64>;
 // The digest of the concatenation of `parts`.
 Sha256Digest Sha256(std::initializer_list<std::span<const uint8_t>> parts);
 Sha512Digest Sha512(std::initializer_list<std::span<const uint8_t>> parts);
+
+// SHA-256 of bytes that arrive in pieces (an upload's chunks).
+class Sha256Stream {
+ public:
+  Sha256Stream();
+  ~Sha256Stream();
+  Sha256Stream(Sha256Stream&&) noexcept;
+  Sha256Stream& operator=(Sha256Stream&&) noexcept;
+  void Update(std::span<const uint8_t> bytes);
+  // The digest of everything so far; the stream may not be updated afterwards.
+  Sha256Digest Finish();
+
+ private:
+  struct Context;
+  std::unique_ptr<Context> context_;
+};
 
 }  // namespace provd::io

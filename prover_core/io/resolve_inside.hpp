@@ -19,4 +19,13 @@ absl::StatusOr<std::filesystem::path> ResolveInside(const std::filesystem::path&
                                                     const std::string& name, absl::string_view noun,
                                                     absl::string_view dir_label);
 
+// Where a new file `name` goes inside `dir` (an upload): the same rules for the name, and its
+// parent directory must exist and resolve inside `dir`. The file itself need not exist; the
+// path returned is the canonical parent joined with the file name. INVALID_ARGUMENT for a bad
+// name or a parent outside `dir`; NOT_FOUND for a parent directory that does not exist.
+absl::StatusOr<std::filesystem::path> ResolveNewInside(const std::filesystem::path& dir,
+                                                       const std::string& name,
+                                                       absl::string_view noun,
+                                                       absl::string_view dir_label);
+
 }  // namespace provd::io
