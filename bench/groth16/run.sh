@@ -26,20 +26,7 @@ provd="$root/build/release/daemon/provd"
 work="$root/build/bench-groth16"
 mkdir -p "$work"
 
-quiet() {  # quiet LOG CMD...: run CMD, show its output only on failure
-  local log=$1
-  shift
-  "$@" >"$log" 2>&1 || { cat "$log" >&2; echo "failed: $*" >&2; exit 1; }
-}
-
-# wall seconds and peak RSS (MiB) of a command, from GNU time.
-measure() {  # measure OUT CMD...
-  local out=$1
-  shift
-  /usr/bin/time -f '%e %M' -o "$out.time" "$@" >"$out.log" 2>&1 ||
-    { cat "$out.log" >&2; echo "failed: $*" >&2; exit 1; }
-  awk '{ printf "%s %.0f\n", $1, $2 / 1024 }' "$out.time"
-}
+. "$root/bench/common.sh"
 
 [ $keys_only = 1 ] ||
   printf '| constraints | domain | snarkjs s | snarkjs MiB | provd s | provd MiB | speed-up | provd verify (share) |\n'
