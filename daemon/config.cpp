@@ -1,7 +1,10 @@
 #include "daemon/config.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -29,6 +32,19 @@ constexpr uint64_t kMinMessageBytes = 1ull << 20;
 constexpr uint64_t kMaxMessageBytes = (2ull << 30) - 1;
 
 }  // namespace
+
+uint64_t DefaultMemoryBudget() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  uint64_t memory = pages > 0 && page_size > 0 ? uint64_t(pages) * uint64_t(page_size) : 0;
+  // In a container the cgroup's limit is what the OOM killer enforces ("max": none).
+  std::ifstream limit("/sys/fs/cgroup/memory.max");
+  uint64_t cgroup = 0;
+  if (std::string text; limit >> text && absl::SimpleAtoi(text, &cgroup) && cgroup > 0) {
+    memory = memory == 0 ? cgroup : std::min(memory, cgroup);
+  }
+  return memory == 0 ? uint64_t{1} << 62 : memory / 10 * 9;
+}
 
 std::filesystem::path DefaultDataDir() {
   if (auto dir = FromEnv("STATE_DIRECTORY"); !dir.empty()) {
@@ -130,6 +146,11 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
   app.add_option("--stark-merkle-chunk-rows", config.stark_merkle_chunk_rows,
                  "stark_commit: rows per leaf-hashing chunk, hashes per level chunk (0: one "
                  "chunk per level)")
+      ->capture_default_str();
+  app.add_option("--memory-budget-bytes", config.memory_budget_bytes,
+                 "Refuse (RESOURCE_EXHAUSTED) a Groth16 job whose proof would need more host "
+                 "memory than this, estimated from its key (0: 90% of the host's or the "
+                 "cgroup's memory)")
       ->capture_default_str();
   app.add_option("--gpu-memory-budget-bytes", config.gpu_memory_budget_bytes,
                  "Device memory one proof may hold on a GPU; larger MSMs run in batches "
@@ -265,6 +286,7 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
   if (config.inputs_dir.empty()) config.inputs_dir = config.data_dir / "inputs";
   if (config.outputs_dir.empty()) config.outputs_dir = config.data_dir / "outputs";
   if (config.lock_dir.empty()) config.lock_dir = arbiter::DefaultLockDir();
+  if (config.memory_budget_bytes == 0) config.memory_budget_bytes = DefaultMemoryBudget();
   for (auto [path, flag] :
        {std::pair{&config.data_dir, "--data-dir"}, std::pair{&config.key_dir, "--key-dir"},
         std::pair{&config.inputs_dir, "--inputs-dir"},
@@ -331,6 +353,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"stark_merkle_chunk_rows", config.stark_merkle_chunk_rows},
       {"ntt_chunk_stages", config.ntt_chunk_stages},
       {"gpu_memory_budget_bytes", config.gpu_memory_budget_bytes},
+      {"memory_budget_bytes", config.memory_budget_bytes},
       {"tls_cert", config.security.tls_cert.string()},
       {"tls_key", config.security.tls_key.string()},
       {"tls_client_ca", config.security.tls_client_ca.string()},

@@ -52,6 +52,9 @@ struct ServeConfig {
   uint64_t stark_merkle_chunk_rows = 1ull << 16;
   // Device memory one proof may hold on a GPU (0: 90 % of what is free when it starts there).
   uint64_t gpu_memory_budget_bytes = 0;
+  // Host memory a Groth16 proof may need (estimated from its key) before the job is refused
+  // with RESOURCE_EXHAUSTED; 0: 90% of the memory the host or the container's cgroup offers.
+  uint64_t memory_budget_bytes = 0;
   // What the daemon does when a GPU is retired (a sticky CUDA error ruined its context there):
   // "restart" stops gracefully (running jobs get the shutdown grace, the rest are requeued) and
   // exits with kExitRestart so that systemd or Kubernetes starts it again with a fresh
@@ -84,6 +87,8 @@ struct ServeConfig {
 // systemd's StateDirectory=), else $XDG_STATE_HOME/provd, else $HOME/.local/state/provd, else
 // /var/lib/provd.
 std::filesystem::path DefaultDataDir();
+// 90% of the smaller of the host's memory and the cgroup's limit (cgroup v2 memory.max).
+uint64_t DefaultMemoryBudget();
 
 // Declares the serve flags on `app`, writing into `config`.
 void AddServeFlags(CLI::App& app, ServeConfig& config);

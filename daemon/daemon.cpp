@@ -171,6 +171,7 @@ absl::Status Daemon::StartGrpc() {
   RequestLimits limits;
   limits.max_witness_bytes = config_.max_message_bytes;
   limits.uploads = config_.uploads;
+  limits.memory_budget_bytes = config_.memory_budget_bytes;
   absl::StatusOr<BearerTokenCheck> auth =
       BearerTokenCheck::FromFile(config_.security.auth_token_file);
   if (!auth.ok()) return auth.status();

@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "daemon/file_upload.hpp"
 #include "daemon/grpc_status.hpp"
@@ -12,6 +13,7 @@
 #include "daemon/jobs/labels.hpp"
 #include "google/protobuf/util/time_util.h"
 #include "prover_core/groth16/groth16.hpp"
+#include "prover_core/groth16/memory_estimate.hpp"
 #include "prover_core/groth16/verifier.hpp"
 #include "prover_core/groth16/witness_file.hpp"
 #include "prover_core/io/resolve_inside.hpp"
@@ -64,6 +66,19 @@ absl::Status AsFieldError(absl::string_view field, const absl::Status& status,
 absl::StatusOr<uint64_t> ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
   absl::StatusOr<groth16::LoadedKey> key = keys_.Get(spec.zkey_name());
   if (!key.ok()) return AsFieldError("spec.groth16.zkey_name", key.status(), keys_.key_dir());
+  if (const uint64_t budget = limits_.memory_budget_bytes; budget != 0) {
+    const groth16::ProofMemoryEstimate need =
+        groth16::EstimateProofMemory(groth16::KeyFile(key->proving));
+    if (need.total() > budget) {
+      constexpr double kMiB = 1 << 20;
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "spec.groth16.zkey_name: a proof with \"%s\" needs about %.0f MiB (the key %.0f MiB "
+          "+ buffers %.0f MiB), more than this daemon's memory budget of %.0f MiB "
+          "(memory_budget_bytes)",
+          spec.zkey_name(), need.total() / kMiB, need.key_bytes / kMiB, need.buffer_bytes / kMiB,
+          budget / kMiB));
+    }
+  }
   // A named witness is parsed here too (through a mapping, so a large one costs no copy), and
   // again when the job runs.
   std::optional<io::MappedFile> file;

@@ -15,6 +15,9 @@ namespace provd::daemon {
 struct RequestLimits {
   uint64_t max_witness_bytes = 128ull << 20;
   bool uploads = true;  // UploadFile writes into the key and inputs directories
+  // A Groth16 job whose proof would need more (groth16/memory_estimate.hpp) is refused with
+  // RESOURCE_EXHAUSTED at submission; 0: no limit.
+  uint64_t memory_budget_bytes = 0;
 };
 
 absl::Status ValidateSubmitJob(const provd::v1::SubmitJobRequest& request,

@@ -230,6 +230,24 @@ TEST_F(UploadTest, ProvctlUploadsKeysAndLargeWitnesses) {
 
 class NoUploadsTest : public JobServiceFixture {};
 
+// Not an upload, but the other half of "big circuits": a job whose proof would not fit the
+// daemon's memory budget is refused at submission, and a smaller one still runs.
+TEST_F(NoUploadsTest, AJobOverTheMemoryBudgetIsRefusedWithResourceExhausted) {
+  // By the estimate mult's proof needs ~35 KB, poseidon's ~240 KB.
+  StartDaemon({"--memory-budget-bytes", "200000"});
+  ASSERT_NE(daemon_, nullptr);
+  EXPECT_THAT(Submit(Request("poseidon.zkey", poseidon_witness_, provd::v1::PRIORITY_HIGH)),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       HasSubstr("more than this daemon's memory budget")));
+  absl::StatusOr<provd::v1::Job> small =
+      Submit(Request("mult.zkey", mult_witness_, provd::v1::PRIORITY_LOW));
+  ASSERT_THAT(small, IsOk());
+  EXPECT_EQ(WaitFinal(small->id()).state(), provd::v1::JOB_STATE_SUCCEEDED);
+  absl::StatusOr<provd::v1::ListJobsResponse> jobs = client_->ListJobs({});
+  ASSERT_THAT(jobs, IsOk());
+  EXPECT_EQ(jobs->jobs_size(), 1);
+}
+
 TEST_F(NoUploadsTest, ADaemonWithoutUploadsSaysSo) {
   StartDaemon({"--uploads", "false"});
   ASSERT_NE(daemon_, nullptr);

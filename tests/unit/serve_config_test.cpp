@@ -31,6 +31,21 @@ TEST(ServeConfigTest, DefaultsAreLoopbackAndDerivedDirectories) {
   EXPECT_EQ(config.metrics_address.ToString(), "127.0.0.1:9464");
   EXPECT_EQ(config.key_dir, "/srv/provd/keys");
   EXPECT_FALSE(config.lock_dir.empty());
+  // The memory budget defaults to 90% of what the host (or its cgroup) has: more than nothing,
+  // less than all of it.
+  EXPECT_EQ(config.memory_budget_bytes, DefaultMemoryBudget());
+  EXPECT_GT(config.memory_budget_bytes, uint64_t{64} << 20);
+  EXPECT_TRUE(config.uploads);
+}
+
+TEST(ServeConfigTest, UploadsAndTheMemoryBudgetAreSettings) {
+  ServeConfig config = Parse({"--uploads", "false", "--memory-budget-bytes", "123456"});
+  ASSERT_THAT(FinalizeServeConfig(config), IsOk());
+  EXPECT_FALSE(config.uploads);
+  EXPECT_EQ(config.memory_budget_bytes, 123456u);
+  nlohmann::json json = ToJson(config);
+  EXPECT_EQ(json["uploads"], false);
+  EXPECT_EQ(json["memory_budget_bytes"], 123456u);
 }
 
 TEST(ServeConfigTest, FlagsOverrideDefaults) {
