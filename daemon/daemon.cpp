@@ -156,6 +156,7 @@ absl::Status Daemon::StartJobs() {
     scheduling.slots = 1;
   }
   scheduling.max_queued = static_cast<int64_t>(config_.max_queued_jobs);
+  scheduling.memory_budget_bytes = config_.memory_budget_bytes;
   scheduling.retention = absl::Seconds(config_.retention_hours * 3600);
   scheduling.low_priority_nice = config_.low_priority_nice;
   scheduling.metrics = metrics_.get();

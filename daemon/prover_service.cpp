@@ -63,12 +63,14 @@ absl::Status AsFieldError(absl::string_view field, const absl::Status& status,
 
 }  // namespace
 
-absl::StatusOr<uint64_t> ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec) {
+absl::StatusOr<uint64_t> ProverService::CheckGroth16(const provd::v1::Groth16Spec& spec,
+                                                     uint64_t& memory_bytes) {
   absl::StatusOr<groth16::LoadedKey> key = keys_.Get(spec.zkey_name());
   if (!key.ok()) return AsFieldError("spec.groth16.zkey_name", key.status(), keys_.key_dir());
+  const groth16::ProofMemoryEstimate need =
+      groth16::EstimateProofMemory(groth16::KeyFile(key->proving));
+  memory_bytes = need.total();
   if (const uint64_t budget = limits_.memory_budget_bytes; budget != 0) {
-    const groth16::ProofMemoryEstimate need =
-        groth16::EstimateProofMemory(groth16::KeyFile(key->proving));
     if (need.total() > budget) {
       constexpr double kMiB = 1 << 20;
       return absl::ResourceExhaustedError(absl::StrFormat(
@@ -126,7 +128,7 @@ absl::StatusOr<JobSubmission> ProverService::Submission(
         google::protobuf::util::TimeUtil::DurationToNanoseconds(request.deadline()));
   }
   if (request.spec().has_groth16()) {
-    absl::StatusOr<uint64_t> size = CheckGroth16(request.spec().groth16());
+    absl::StatusOr<uint64_t> size = CheckGroth16(request.spec().groth16(), submission.memory_bytes);
     if (!size.ok()) return size.status();
     if (request.spec().groth16().has_witness_name()) submission.referenced_input_size = *size;
   } else if (request.spec().stark_commit().has_columns_name()) {
@@ -185,6 +187,7 @@ absl::Status ProverService::Submit(const provd::v1::SubmitJobRequest& request,
     queued.accepted_at = absl::FromUnixNanos(
         google::protobuf::util::TimeUtil::TimestampToNanoseconds(outcome->job.created_at()));
     if (submission->deadline) queued.expires_at = queued.accepted_at + *submission->deadline;
+    queued.memory_bytes = submission->memory_bytes;
     scheduler_.Enqueue(queued);
     if (metrics_ != nullptr) {
       metrics_->JobSubmitted(JobKindLabel(request.spec()), PriorityLabel(queued.priority));

@@ -63,7 +63,8 @@ class ProverService final : public provd::v1::Prover::Service {
                       provd::v1::SubmitJobResponse& response);
   // The key and the witness, checked against each other.
   // The witness's size in bytes once the key and the witness (inline or named) are checked.
-  absl::StatusOr<uint64_t> CheckGroth16(const provd::v1::Groth16Spec& spec);
+  // `memory_bytes`: the proof's estimated peak memory, within the budget.
+  absl::StatusOr<uint64_t> CheckGroth16(const provd::v1::Groth16Spec& spec, uint64_t& memory_bytes);
   // A file named by columns_name: there, inside the inputs directory, and of the stated shape's
   // size; its bytes are the job's input size. (Inline columns were checked with the request.)
   absl::StatusOr<uint64_t> CheckStarkColumnsFile(const provd::v1::StarkCommitSpec& spec);

@@ -153,6 +153,10 @@ void Scheduler::StartRunnableLocked() {
     const bool high = next->second.priority == provd::v1::PRIORITY_HIGH;
     // A high job needs a slot among high jobs only: it preempts low ones through the arbiter.
     if (high ? active_high_ >= options_.slots : active_ >= options_.slots) return;
+    // Memory is not preempted the way a GPU is: a job that does not fit waits, high or low,
+    // and the ones behind it wait too (FIFO is kept; nothing overtakes it forever).
+    const uint64_t budget = options_.memory_budget_bytes;
+    if (budget != 0 && active_ > 0 && active_memory_ + next->second.memory_bytes > budget) return;
     QueuedJob job = next->second;
     queue_.erase(next);
     queued_by_id_.erase(job.id);
@@ -164,6 +168,8 @@ void Scheduler::StartRunnableLocked() {
     hub_.Notify();
     auto running = std::make_unique<Running>();
     running->high = high;
+    running->memory_bytes = job.memory_bytes;
+    active_memory_ += job.memory_bytes;
     running->accepted_at = job.accepted_at;
     if (options_.metrics != nullptr) {
       options_.metrics->JobStarted(PriorityLabel(job.priority), absl::Now() - job.accepted_at);
@@ -261,6 +267,7 @@ void Scheduler::RunJob(StartedJob job, Running* running) {
     running->done = true;
     --active_;
     if (running->high) --active_high_;
+    active_memory_ -= running->memory_bytes;
   }
   wake_.notify_all();
 }

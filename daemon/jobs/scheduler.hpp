@@ -34,6 +34,10 @@ struct SchedulerOptions {
   absl::Duration tick = absl::Milliseconds(200);   // how often deadlines are checked
   int low_priority_nice = 19;  // nice value of low-priority job threads (0: unchanged)
   Metrics* metrics = nullptr;  // may be null
+  // A job whose QueuedJob::memory_bytes would take the running jobs' sum past this waits (at
+  // the head of the queue) until enough of them finish; a job always starts when nothing else
+  // runs. 0: no limit.
+  uint64_t memory_budget_bytes = 0;
 };
 
 // What the scheduler holds right now, for the metrics.
@@ -76,6 +80,7 @@ class Scheduler {
   struct Running {
     JobControl control;
     bool high = false;
+    uint64_t memory_bytes = 0;
     absl::Time accepted_at;
     std::optional<absl::Time> expires_at;
     std::thread thread;
@@ -98,8 +103,9 @@ class Scheduler {
   std::map<QueueKey, QueuedJob> queue_;
   std::map<std::string, QueueKey> queued_by_id_;
   std::map<std::string, std::unique_ptr<Running>> running_;
-  size_t active_ = 0;       // running jobs whose thread has not finished
-  size_t active_high_ = 0;  // of which high priority
+  size_t active_ = 0;           // running jobs whose thread has not finished
+  size_t active_high_ = 0;      // of which high priority
+  uint64_t active_memory_ = 0;  // their QueuedJob::memory_bytes
   bool dispatching_ = false;
   bool stopped_ = false;
   absl::Time next_retention_ = absl::InfinitePast();

@@ -51,6 +51,7 @@ struct JobSubmission {
   std::string seed;        // empty, or the 32-byte seed
   std::string request_id;  // empty: none
   std::optional<absl::Duration> deadline;
+  uint64_t memory_bytes = 0;  // QueuedJob::memory_bytes; not stored
 };
 
 struct SubmitOutcome {
@@ -68,6 +69,9 @@ struct QueuedJob {
   std::optional<absl::Time> expires_at;  // accepted_at + deadline
   bool requeued = false;                 // was running when the daemon last stopped
   const char* kind = "groth16";          // JobKindLabel: the metrics' `kind`
+  // The proof's estimated peak memory (groth16/memory_estimate.hpp), for the scheduler's
+  // memory budget; 0: unknown (a job recovered after a restart, a stark_commit job).
+  uint64_t memory_bytes = 0;
 };
 
 // What a worker needs to run a job it has started.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "google/protobuf/util/time_util.h"
 #include "grpcpp/create_channel.h"
 #include "gtest/gtest.h"
 #include "prover_core/io/digest.hpp"
@@ -230,9 +231,11 @@ TEST_F(UploadTest, ProvctlUploadsKeysAndLargeWitnesses) {
 
 class NoUploadsTest : public JobServiceFixture {};
 
-// Not an upload, but the other half of "big circuits": a job whose proof would not fit the
-// daemon's memory budget is refused at submission, and a smaller one still runs.
-TEST_F(NoUploadsTest, AJobOverTheMemoryBudgetIsRefusedWithResourceExhausted) {
+// Not uploads, but the other half of "big circuits": the daemon's memory budget.
+class MemoryBudgetTest : public JobServiceFixture {};
+
+// A job whose proof would not fit is refused at submission; a smaller one still runs.
+TEST_F(MemoryBudgetTest, AJobOverTheBudgetIsRefusedWithResourceExhausted) {
   // By the estimate mult's proof needs ~35 KB, poseidon's ~240 KB.
   StartDaemon({"--memory-budget-bytes", "200000"});
   ASSERT_NE(daemon_, nullptr);
@@ -254,6 +257,31 @@ TEST_F(NoUploadsTest, ADaemonWithoutUploadsSaysSo) {
   EXPECT_THAT(client_->UploadFile(Begin(FILE_AREA_KEYS, "x.zkey", 0),
                                   (CircuitCase("mult_bn128") / "circuit.zkey").string()),
               StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("uploads = false")));
+}
+
+// Jobs that fit one at a time but not together run one at a time, even with two slots.
+TEST_F(MemoryBudgetTest, JobsThatDoNotFitTogetherRunOneAfterAnother) {
+  StartDaemon({"--cpu-workers", "2", "--memory-budget-bytes", "300000"});
+  ASSERT_NE(daemon_, nullptr);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) {
+    absl::StatusOr<provd::v1::Job> job =
+        Submit(Request("poseidon.zkey", poseidon_witness_, provd::v1::PRIORITY_LOW));
+    ASSERT_THAT(job, IsOk());
+    ids.push_back(job->id());
+  }
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  for (const std::string& id : ids) {
+    const provd::v1::Job job = WaitFinal(id);
+    ASSERT_EQ(job.state(), provd::v1::JOB_STATE_SUCCEEDED) << job.error().message();
+    spans.emplace_back(google::protobuf::util::TimeUtil::TimestampToNanoseconds(job.started_at()),
+                       google::protobuf::util::TimeUtil::TimestampToNanoseconds(job.finished_at()));
+  }
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 1; i < spans.size(); ++i) {
+    EXPECT_GE(spans[i].first, spans[i - 1].second)
+        << "jobs " << i - 1 << " and " << i << " overlap";
+  }
 }
 
 }  // namespace
