@@ -8,15 +8,20 @@
 # (a ptau ceremony at 2^20 takes hours here). Both proofs of every size are verified with
 # `snarkjs groth16 verify` against the verification key snarkjs exports from that key.
 #
-# Usage: bench/groth16/scaling.sh [--snarkjs-max K] [--curve bn128|bls12381] [k ...]
-#        (default: 12 14 16 18 20, snarkjs up to 2^20, bn128). Cached in build/bench-scaling/.
+# Usage: bench/groth16/scaling.sh [--snarkjs-max K] [--check-max K] [--curve bn128|bls12381] [k ...]
+#        (default: 12 14 16 18 20, snarkjs and `wtns check` up to 2^20, bn128). Inputs are cached
+#        in build/bench-scaling/; the rows of the sizes measured replace those in data-*.tsv, the
+#        others stay. Past --check-max the witness is checked only through the proof: snarkjs
+#        accepts provd's proof, which a witness that breaks a constraint cannot give.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 snarkjs_max=20
+check_max=20
 curve=bn128
 while [ $# -gt 0 ]; do
   case $1 in
     --snarkjs-max) snarkjs_max=$2; shift 2 ;;
+    --check-max) check_max=$2; shift 2 ;;
     --curve) curve=$2; shift 2 ;;
     *) break ;;
   esac
@@ -37,14 +42,17 @@ out="$root/docs/scaling"
 mkdir -p "$work" "$out"
 
 data="$out/data-$curve.tsv"
-printf 'k\tconstraints\tdevsetup_s\tsnarkjs_s\tsnarkjs_mib\tprovd_s\tprovd_mib\tzkey_mib\n' >"$data"
+rows="$work/rows.tsv"
+: >"$rows"
 for k in "${powers[@]}"; do
   dir="$work/k$k"
   mkdir -p "$dir"
   n=$(( (1 << k) - 3 ))  # + the output row, 1 public signal, the constant: a domain of 2^k
   if [ ! -f "$dir/witness.wtns" ]; then
     quiet "$dir/make.log" node "$root/bench/groth16/make_chain.js" "$n" "$dir/chain.r1cs" "$dir/witness.wtns" "$curve"
-    quiet "$dir/check.log" "${snarkjs[@]}" wtns check "$dir/chain.r1cs" "$dir/witness.wtns"
+    if [ "$k" -le "$check_max" ]; then
+      quiet "$dir/check.log" "${snarkjs[@]}" wtns check "$dir/chain.r1cs" "$dir/witness.wtns"
+    fi
   fi
   read -r setup_s _ < <(measure "$dir/devsetup" "$provd" devsetup --r1cs "$dir/chain.r1cs" \
     --zkey-out "$dir/circuit.zkey" --insecure --seed scaling --force)
@@ -63,9 +71,17 @@ for k in "${powers[@]}"; do
     "$dir/provd_public.json" "$dir/provd_proof.json"
   zkey_mib=$(( $(stat -c %s "$dir/circuit.zkey") / 1048576 ))
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" $((n + 1)) "$setup_s" "$js_s" "$js_mib" "$pd_s" \
-    "$pd_mib" "$zkey_mib" >>"$data"
+    "$pd_mib" "$zkey_mib" >>"$rows"
   echo "2^$k: devsetup ${setup_s}s, snarkjs ${js_s}s ${js_mib}MiB, provd ${pd_s}s ${pd_mib}MiB" >&2
 done
+
+# The rows just measured replace those of the same sizes; the others are kept.
+{
+  printf 'k\tconstraints\tdevsetup_s\tsnarkjs_s\tsnarkjs_mib\tprovd_s\tprovd_mib\tzkey_mib\n'
+  { [ -f "$data" ] && awk -F'\t' 'NR == FNR { fresh[$1] = 1; next } FNR > 1 && !($1 in fresh)' \
+      "$rows" "$data"; cat "$rows"; } | sort -n
+} >"$work/data.tsv"
+mv "$work/data.tsv" "$data"
 
 {
   echo "| constraints | zkey MiB | devsetup s | snarkjs s | snarkjs MiB | provd s | provd MiB | speed-up |"
