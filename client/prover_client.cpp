@@ -233,6 +233,24 @@ absl::StatusOr<provd::v1::UploadFileResponse> ProverClient::UploadFile(
         absl::StrCat(path, ": cannot be read: ", ec ? ec.message() : std::strerror(errno)));
   }
   begin.set_size(size);
+  // The digest of a first read, sent at the end: a file that changes while it is streamed then
+  // no longer matches it, and the daemon refuses the upload instead of storing a mix.
+  io::Sha256Stream digest;
+  std::string chunk(kUploadChunkBytes, '\0');
+  for (uint64_t hashed = 0; hashed < size;) {
+    file.read(chunk.data(),
+              static_cast<std::streamsize>(std::min<uint64_t>(chunk.size(), size - hashed)));
+    const size_t got = static_cast<size_t>(file.gcount());
+    if (got == 0) {
+      return absl::DataLossError(
+          absl::StrCat(path, ": shrank while it was read (", hashed, " of ", size, " bytes)"));
+    }
+    digest.Update({reinterpret_cast<const uint8_t*>(chunk.data()), got});
+    hashed += got;
+  }
+  const io::Sha256Digest sha = digest.Finish();
+  file.clear();
+  file.seekg(0);
   grpc::ClientContext context;
   PrepareContext(context, kNoDeadline);
   provd::v1::UploadFileResponse response;
@@ -242,8 +260,6 @@ absl::StatusOr<provd::v1::UploadFileResponse> ProverClient::UploadFile(
   *message.mutable_begin() = std::move(begin);
   // A failed Write means the stream is broken; Finish says why.
   bool open = writer->Write(message);
-  io::Sha256Stream digest;
-  std::string chunk(kUploadChunkBytes, '\0');
   uint64_t sent = 0;
   while (open && sent < size) {
     file.read(chunk.data(),
@@ -255,14 +271,12 @@ absl::StatusOr<provd::v1::UploadFileResponse> ProverClient::UploadFile(
       return absl::DataLossError(absl::StrCat(path, ": shrank while it was uploaded (", sent,
                                               " of ", size, " bytes read)"));
     }
-    digest.Update({reinterpret_cast<const uint8_t*>(chunk.data()), got});
     message.set_data(chunk.data(), got);
     open = writer->Write(message);
     sent += got;
     if (open && on_progress) on_progress(sent);
   }
   if (open) {
-    const io::Sha256Digest sha = digest.Finish();
     message.mutable_end()->set_sha256(
         std::string(reinterpret_cast<const char*>(sha.data()), sha.size()));
     writer->Write(message);

@@ -68,8 +68,9 @@ class ProverClient {
       const provd::v1::VerifyProofRequest& request);
   // Uploads the local file `path` into the daemon's key or inputs directory as `begin` says
   // (begin.size is the file's size): UploadFile in chunks of kUploadChunkBytes with the file's
-  // SHA-256 at the end. `on_progress(bytes_sent)` after each chunk. A file that changes while it
-  // is read fails on the daemon's digest check, so nothing half-old, half-new is stored.
+  // SHA-256 at the end, taken by a first read of the whole file. `on_progress(bytes_sent)` after
+  // each chunk. A file that changes between the two reads fails the daemon's digest check, so
+  // nothing half-old, half-new is stored.
   static constexpr size_t kUploadChunkBytes = 1 << 20;
   absl::StatusOr<provd::v1::UploadFileResponse> UploadFile(
       provd::v1::UploadBegin begin, const std::string& path,

@@ -400,7 +400,7 @@ absl::StatusOr<provd::v1::UploadFileResponse> ProverService::ReceiveUpload(
         if (absl::Status s =
                 upload->Append({reinterpret_cast<const uint8_t*>(data.data()), data.size()});
             !s.ok()) {
-          return s;
+          return HideDir(s, dir, dir_label);
         }
         break;
       }
