@@ -46,7 +46,7 @@ absl::StatusOr<FileUpload> FileUpload::Begin(const provd::v1::UploadBegin& begin
   }
   absl::StatusOr<io::AtomicOutput> out = io::AtomicOutput::Create(*path);
   if (!out.ok()) return out.status();
-  return FileUpload(begin.name(), begin.size(), *std::move(out));
+  return FileUpload(begin.name(), begin.size(), begin.replace(), *std::move(out));
 }
 
 absl::Status FileUpload::Append(std::span<const uint8_t> data) {
@@ -75,7 +75,14 @@ absl::StatusOr<provd::v1::UploadFileResponse> FileUpload::End(const provd::v1::U
   if (check) {
     if (absl::Status s = check(out_.temp_path()); !s.ok()) return s;
   }
-  if (absl::Status s = out_.Commit(/*sync_directory=*/true); !s.ok()) return s;
+  // Without replace, a file of that name may have appeared since `begin` (another upload).
+  absl::Status committed =
+      replace_ ? out_.Commit(/*sync_directory=*/true) : out_.CommitNew(/*sync_directory=*/true);
+  if (absl::IsAlreadyExists(committed)) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("begin.name: \"", name_, "\" was created by someone else during this upload"));
+  }
+  if (!committed.ok()) return committed;
   provd::v1::UploadFileResponse response;
   response.set_name(name_);
   response.set_size(size_);

@@ -39,11 +39,12 @@ class FileUpload {
   const std::string& name() const { return name_; }
 
  private:
-  FileUpload(std::string name, uint64_t size, io::AtomicOutput out)
-      : name_(std::move(name)), size_(size), out_(std::move(out)) {}
+  FileUpload(std::string name, uint64_t size, bool replace, io::AtomicOutput out)
+      : name_(std::move(name)), size_(size), replace_(replace), out_(std::move(out)) {}
 
   std::string name_;
   uint64_t size_;
+  bool replace_;
   io::AtomicOutput out_;
   io::Sha256Stream digest_;
 };

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
@@ -78,6 +79,14 @@ absl::Status AtomicOutput::Write(std::span<const uint8_t> bytes) {
 }
 
 absl::Status AtomicOutput::Commit(bool sync_directory) {
+  return CommitImpl(sync_directory, /*replace=*/true);
+}
+
+absl::Status AtomicOutput::CommitNew(bool sync_directory) {
+  return CommitImpl(sync_directory, /*replace=*/false);
+}
+
+absl::Status AtomicOutput::CommitImpl(bool sync_directory, bool replace) {
   if (fd_ < 0) {
     return absl::FailedPreconditionError(
         absl::StrCat(path_.string(), ": committed twice or after a failure"));
@@ -88,7 +97,23 @@ absl::Status AtomicOutput::Commit(bool sync_directory) {
     ::unlink(temp_.c_str());
     return status;
   }
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) {
+  int renamed = 0;
+  if (replace) {
+    renamed = ::rename(temp_.c_str(), path_.c_str());
+  } else {
+    renamed = ::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE);
+    // File systems without RENAME_NOREPLACE: link() refuses an existing name just the same.
+    if (renamed != 0 && errno == EINVAL) {
+      renamed = ::link(temp_.c_str(), path_.c_str());
+      if (renamed == 0) ::unlink(temp_.c_str());
+    }
+  }
+  if (renamed != 0) {
+    if (!replace && errno == EEXIST) {
+      ::unlink(temp_.c_str());
+      return absl::AlreadyExistsError(
+          absl::StrCat(path_.string(), ": a file of that name appeared meanwhile"));
+    }
     absl::Status status = Fail("rename into place");
     ::unlink(temp_.c_str());
     return status;

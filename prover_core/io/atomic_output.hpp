@@ -33,6 +33,10 @@ class AtomicOutput {
   // fsync, rename over `path`, and with `sync_directory` an fsync of the directory too, so that
   // the rename survives a power loss. Nothing may be written after it.
   absl::Status Commit(bool sync_directory = false);
+  // Commit, but ALREADY_EXISTS (and the temp file removed) when a file of that name appeared
+  // meanwhile: the rename itself refuses to replace (renameat2 RENAME_NOREPLACE), so two writers
+  // of one new name cannot both succeed.
+  absl::Status CommitNew(bool sync_directory = false);
 
   const std::filesystem::path& path() const { return path_; }
   // The temp file, for checking what was written before Commit (an uploaded key is parsed).
@@ -42,6 +46,7 @@ class AtomicOutput {
   AtomicOutput(std::filesystem::path path, std::string temp, int fd)
       : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {}
   absl::Status Fail(const char* step) const;
+  absl::Status CommitImpl(bool sync_directory, bool replace);
   void Abandon();
 
   std::filesystem::path path_;

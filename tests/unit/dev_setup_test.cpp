@@ -230,6 +230,22 @@ TEST(AtomicOutputTest, CommittedOrNothing) {
               StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("no-such-dir")));
 }
 
+TEST(AtomicOutputTest, CommitNewDoesNotReplaceAFileThatAppeared) {
+  TempDir dir;
+  const fs::path path = dir / "new.bin";
+  absl::StatusOr<io::AtomicOutput> out = io::AtomicOutput::Create(path);
+  ASSERT_THAT(out.status(), IsOk());
+  ASSERT_THAT(out->Write(std::vector<uint8_t>{'m', 'i', 'n', 'e'}), IsOk());
+  testing::WriteFile(path, "theirs");  // another writer got there first
+  EXPECT_THAT(out->CommitNew(), StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("meanwhile")));
+  EXPECT_EQ(testing::ReadFile(path), "theirs");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+  absl::StatusOr<io::AtomicOutput> fresh = io::AtomicOutput::Create(dir / "other.bin");
+  ASSERT_THAT(fresh.status(), IsOk());
+  EXPECT_THAT(fresh->CommitNew(), IsOk());
+  EXPECT_TRUE(fs::exists(dir / "other.bin"));
+}
+
 TEST(BinFileWriterTest, ASectionOfTheWrongSizeIsAnError) {
   TempDir dir;
   absl::StatusOr<io::AtomicOutput> out = io::AtomicOutput::Create(dir / "f.zkey");
