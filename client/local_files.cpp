@@ -8,11 +8,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "prover_core/io/digest.hpp"
 
 namespace provd::client {
 namespace {
@@ -118,28 +116,6 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
   }
   if (!status.ok()) ::unlink(temp.c_str());
   return status;
-}
-
-absl::StatusOr<std::string> Sha256HexOfFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus(errno, path, "be read");
-  io::Sha256Stream digest;
-  std::string buffer(1 << 20, '\0');
-  while (true) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      return ErrnoStatus(error, path, "be read");
-    }
-    if (n == 0) break;
-    digest.Update({reinterpret_cast<const uint8_t*>(buffer.data()), static_cast<size_t>(n)});
-  }
-  ::close(fd);
-  const io::Sha256Digest sha = digest.Finish();
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(sha.data()), sha.size()));
 }
 
 }  // namespace provd::client

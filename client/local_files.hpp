@@ -31,9 +31,6 @@ std::string StripTrailingNewline(absl::string_view text);
 // before a job is submitted, so that a typo does not throw away a finished proof.
 absl::Status CheckWritableDestination(const std::string& path);
 
-// The SHA-256 of a file, as lowercase hex, read in pieces (witnesses may be GBs).
-absl::StatusOr<std::string> Sha256HexOfFile(const std::string& path);
-
 // Replaces `path` with `contents` so that readers see the old file or the new one, never a part:
 // a temp file in the same directory, fsync, rename.
 absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents);

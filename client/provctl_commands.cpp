@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "client/job_format.hpp"
 #include "client/local_files.hpp"
+#include "prover_core/io/digest.hpp"
 
 namespace provd::client {
 namespace {
@@ -295,15 +296,18 @@ int Commands::UploadLargeWitness(SubmitArgs& args) {
   const uint64_t size = std::filesystem::file_size(args.witness_path, ec);
   if (ec || size <= args.upload_threshold_bytes) return kExitOk;  // read (or refused) inline
   // Named by content: a retry or a second job with the same witness replaces it with itself.
-  absl::StatusOr<std::string> digest = Sha256HexOfFile(args.witness_path);
+  absl::StatusOr<io::FileDigest> digest = io::Sha256OfFile(args.witness_path);
   if (!digest.ok()) return UsageError(err_, absl::StrCat("--witness ", digest.status().message()));
+  const io::Sha256Digest& sha = digest->sha256;
   provd::v1::UploadBegin begin;
   begin.set_area(provd::v1::FILE_AREA_INPUTS);
-  begin.set_name(absl::StrCat("provctl-", *digest, ".wtns"));
+  begin.set_name(absl::StrCat(
+      "provctl-", absl::BytesToHexString({reinterpret_cast<const char*>(sha.data()), sha.size()}),
+      ".wtns"));
   begin.set_replace(true);
   err_ << "provctl: uploading the witness (" << size << " bytes) as " << begin.name() << "\n";
   absl::StatusOr<provd::v1::UploadFileResponse> uploaded =
-      client_.UploadFile(begin, args.witness_path);
+      client_.UploadFile(begin, args.witness_path, /*on_progress=*/{}, *digest);
   if (!uploaded.ok()) return CallFailed("upload", uploaded.status());
   args.witness_name = uploaded->name();
   args.witness_path.clear();

@@ -224,7 +224,12 @@ absl::Status ProverClient::WatchJob(
 
 absl::StatusOr<provd::v1::UploadFileResponse> ProverClient::UploadFile(
     provd::v1::UploadBegin begin, const std::string& path,
-    const std::function<void(uint64_t)>& on_progress) {
+    const std::function<void(uint64_t)>& on_progress, std::optional<io::FileDigest> known) {
+  if (!known) {
+    absl::StatusOr<io::FileDigest> digest = io::Sha256OfFile(path);
+    if (!digest.ok()) return digest.status();
+    known = *digest;
+  }
   std::ifstream file(path, std::ios::binary);
   std::error_code ec;
   const uint64_t size = std::filesystem::file_size(path, ec);
@@ -232,25 +237,13 @@ absl::StatusOr<provd::v1::UploadFileResponse> ProverClient::UploadFile(
     return absl::NotFoundError(
         absl::StrCat(path, ": cannot be read: ", ec ? ec.message() : std::strerror(errno)));
   }
-  begin.set_size(size);
-  // The digest of a first read, sent at the end: a file that changes while it is streamed then
-  // no longer matches it, and the daemon refuses the upload instead of storing a mix.
-  io::Sha256Stream digest;
-  std::string chunk(kUploadChunkBytes, '\0');
-  for (uint64_t hashed = 0; hashed < size;) {
-    file.read(chunk.data(),
-              static_cast<std::streamsize>(std::min<uint64_t>(chunk.size(), size - hashed)));
-    const size_t got = static_cast<size_t>(file.gcount());
-    if (got == 0) {
-      return absl::DataLossError(
-          absl::StrCat(path, ": shrank while it was read (", hashed, " of ", size, " bytes)"));
-    }
-    digest.Update({reinterpret_cast<const uint8_t*>(chunk.data()), got});
-    hashed += got;
+  if (size != known->size) {
+    return absl::DataLossError(absl::StrCat(path, ": changed while it was read (", known->size,
+                                            " bytes digested, now ", size, ")"));
   }
-  const io::Sha256Digest sha = digest.Finish();
-  file.clear();
-  file.seekg(0);
+  begin.set_size(size);
+  const io::Sha256Digest& sha = known->sha256;
+  std::string chunk(kUploadChunkBytes, '\0');
   grpc::ClientContext context;
   PrepareContext(context, kNoDeadline);
   provd::v1::UploadFileResponse response;

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "provd/v1/prover.grpc.pb.h"
+#include "prover_core/io/digest.hpp"
 
 namespace provd::client {
 
@@ -68,13 +69,15 @@ class ProverClient {
       const provd::v1::VerifyProofRequest& request);
   // Uploads the local file `path` into the daemon's key or inputs directory as `begin` says
   // (begin.size is the file's size): UploadFile in chunks of kUploadChunkBytes with the file's
-  // SHA-256 at the end, taken by a first read of the whole file. `on_progress(bytes_sent)` after
-  // each chunk. A file that changes between the two reads fails the daemon's digest check, so
-  // nothing half-old, half-new is stored.
+  // SHA-256 at the end: `known`, when the caller has read the file already, else taken by a
+  // first read of the whole file. `on_progress(bytes_sent)` after each chunk. A file that
+  // changes between the digest and the stream fails the daemon's digest check, so nothing
+  // half-old, half-new is stored.
   static constexpr size_t kUploadChunkBytes = 1 << 20;
   absl::StatusOr<provd::v1::UploadFileResponse> UploadFile(
       provd::v1::UploadBegin begin, const std::string& path,
-      const std::function<void(uint64_t)>& on_progress = {});
+      const std::function<void(uint64_t)>& on_progress = {},
+      std::optional<io::FileDigest> known = std::nullopt);
   absl::StatusOr<provd::v1::ListFilesResponse> ListFiles(provd::v1::FileArea area);
   // Calls `on_event` for every event until the stream ends (after the job's final event).
   absl::Status WatchJob(const provd::v1::WatchJobRequest& request,

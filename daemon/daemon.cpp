@@ -15,6 +15,7 @@
 #include "daemon/directories.hpp"
 #include "daemon/gpu_detect.hpp"
 #include "provd/version.hpp"
+#include "prover_core/io/atomic_output.hpp"
 #include "spdlog/spdlog.h"
 
 namespace provd::daemon {
@@ -47,6 +48,12 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const ServeConfig& config)
                                           config.outputs_dir);
       !s.ok())
     return s;
+  // An upload, a devsetup or an output cut short by kill -9 left its temp file behind.
+  for (const std::filesystem::path& dir : {config.key_dir, config.inputs_dir, config.outputs_dir}) {
+    if (const size_t removed = io::SweepAbandonedTemps(dir); removed > 0) {
+      spdlog::info("removed {} abandoned temp file(s) under {}", removed, dir.string());
+    }
+  }
   if (absl::Status s = daemon->StartJobs(); !s.ok()) return s;
 
   if (!config.metrics_listen.empty()) {

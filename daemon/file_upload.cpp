@@ -2,9 +2,12 @@
 
 #include <sys/statvfs.h>
 
+#include <climits>
+
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "prover_core/io/resolve_inside.hpp"
+#include "spdlog/spdlog.h"
 
 namespace provd::daemon {
 namespace {
@@ -22,7 +25,22 @@ absl::StatusOr<FileUpload> FileUpload::Begin(const provd::v1::UploadBegin& begin
   absl::StatusOr<std::filesystem::path> path =
       io::ResolveNewInside(dir, begin.name(), "file", dir_label);
   if (!path.ok()) {
+    // A directory of the daemon's that is missing is not the caller's mistake.
+    if (!absl::IsInvalidArgument(path.status()) && !absl::IsNotFound(path.status())) {
+      return path.status();
+    }
     return absl::InvalidArgumentError(absl::StrCat("begin.name: ", path.status().message()));
+  }
+  const std::string file_name = path->filename().string();
+  if (io::AtomicOutput::IsTempName(file_name)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("begin.name: \"", begin.name(), "\" ends like provd's temp files (\"",
+                     io::AtomicOutput::kTempMarker, "XXXXXX\"); choose another name"));
+  }
+  if (file_name.size() + io::AtomicOutput::kTempSuffixSize > NAME_MAX) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "begin.name: the file name is ", file_name.size(), " bytes long; at most ",
+        NAME_MAX - io::AtomicOutput::kTempSuffixSize, " (room is kept for a temp file's suffix)"));
   }
   std::error_code ec;
   const auto status = std::filesystem::symlink_status(*path, ec);
@@ -76,13 +94,18 @@ absl::StatusOr<provd::v1::UploadFileResponse> FileUpload::End(const provd::v1::U
     if (absl::Status s = check(out_.temp_path()); !s.ok()) return s;
   }
   // Without replace, a file of that name may have appeared since `begin` (another upload).
-  absl::Status committed =
-      replace_ ? out_.Commit(/*sync_directory=*/true) : out_.CommitNew(/*sync_directory=*/true);
+  absl::Status committed = replace_ ? out_.Commit() : out_.CommitNew();
   if (absl::IsAlreadyExists(committed)) {
     return absl::AlreadyExistsError(
         absl::StrCat("begin.name: \"", name_, "\" was created by someone else during this upload"));
   }
   if (!committed.ok()) return committed;
+  // The file is in place and readable: an error now would tell the client it is not. A failed
+  // directory sync risks only the rename's durability over a power loss, which the log says.
+  if (absl::Status synced = io::SyncDirectory(out_.path().parent_path()); !synced.ok()) {
+    spdlog::warn("upload of \"{}\" is in place, but may not survive a power loss: {}", name_,
+                 std::string(synced.message()));
+  }
   provd::v1::UploadFileResponse response;
   response.set_name(name_);
   response.set_size(size_);

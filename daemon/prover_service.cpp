@@ -16,6 +16,7 @@
 #include "prover_core/groth16/memory_estimate.hpp"
 #include "prover_core/groth16/verifier.hpp"
 #include "prover_core/groth16/witness_file.hpp"
+#include "prover_core/io/atomic_output.hpp"
 #include "prover_core/io/resolve_inside.hpp"
 #include "spdlog/spdlog.h"
 
@@ -45,6 +46,9 @@ absl::Status HideDir(const absl::Status& status, const std::filesystem::path& di
   for (const std::filesystem::path& dir :
        {std::filesystem::weakly_canonical(dir_path, ec), dir_path.lexically_normal()}) {
     if (dir.empty() || dir == "/") continue;
+    // "the key directory /srv/keys: ..." reads "the key directory: ...", not the label twice.
+    message =
+        absl::StrReplaceAll(message, {{absl::StrCat(dir_label, " ", dir.string()), dir_label}});
     message = absl::StrReplaceAll(message, {{(dir / "").string(), ""}, {dir.string(), dir_label}});
   }
   return absl::Status(status.code(), message);
@@ -405,12 +409,15 @@ absl::StatusOr<provd::v1::UploadFileResponse> ProverService::ReceiveUpload(
         break;
       }
       case provd::v1::UploadFileRequest::kEnd: {
-        absl::StatusOr<provd::v1::UploadFileResponse> done = upload->End(message.end(), check);
-        if (!done.ok()) return HideDir(done.status(), dir, dir_label);
+        const provd::v1::UploadEnd end = message.end();
+        // The stream must close after `end` before the file gets its name: a malformed stream
+        // leaves nothing, like any other bad upload.
         if (reader.Read(&message)) {
-          // The file is in place; messages after `end` are a client bug worth telling.
-          return absl::InvalidArgumentError("end: messages after `end`");
+          return absl::InvalidArgumentError(absl::StrCat("end: a message followed `end`; \"",
+                                                         begin.name(), "\" was not written"));
         }
+        absl::StatusOr<provd::v1::UploadFileResponse> done = upload->End(end, check);
+        if (!done.ok()) return HideDir(done.status(), dir, dir_label);
         return done;
       }
       default:
@@ -447,19 +454,34 @@ grpc::Status ProverService::ListFiles(grpc::ServerContext* context,
   absl::StatusOr<std::pair<std::filesystem::path, const char*>> area = AreaDir(request->area());
   if (!area.ok()) return ToGrpcStatus(area.status());
   namespace fs = std::filesystem;
+  const fs::path& dir = area->first;
   std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return ToGrpcStatus(absl::FailedPreconditionError(
+        absl::StrCat(area->second, ": cannot be listed: ", ec ? ec.message() : "not a directory")));
+  }
   std::vector<provd::v1::StoredFile> files;
-  for (fs::recursive_directory_iterator it(area->first, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
-    const std::string name = it->path().filename().string();
-    // An upload in progress (AtomicOutput's temp file) is not a file yet.
-    const size_t tmp = name.rfind(".tmp");
-    if (tmp != std::string::npos && tmp + 10 == name.size()) continue;
+  // One unreadable entry (a dangling symlink, a file removed meanwhile, a private subdirectory)
+  // is left out of the list; it does not fail the listing of the others.
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+    std::error_code entry_ec;
+    // Followed, as key names are: a symlink to a key inside the directory is a key.
+    const fs::file_status status = it->status(entry_ec);
+    if (entry_ec || !fs::is_regular_file(status)) continue;
+    if (io::AtomicOutput::IsTempName(it->path().filename().string())) continue;  // not a file yet
+    const std::string name = it->path().lexically_relative(dir).string();
+    // A symlink that leads out of the directory names no usable file (ResolveInside refuses it).
+    if (it->is_symlink(entry_ec) && !io::ResolveInside(dir, name, "file", area->second).ok()) {
+      continue;
+    }
+    const uint64_t size = it->file_size(entry_ec);
+    if (entry_ec) continue;
+    const auto modified = it->last_write_time(entry_ec);
+    if (entry_ec) continue;
     provd::v1::StoredFile file;
-    file.set_name(it->path().lexically_relative(area->first).string());
-    file.set_size(it->file_size(ec));
-    const auto modified = it->last_write_time(ec);
+    file.set_name(name);
+    file.set_size(size);
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
         std::chrono::file_clock::to_sys(modified).time_since_epoch());
     file.mutable_modified()->set_seconds(seconds.count());

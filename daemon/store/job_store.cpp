@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "absl/strings/strip.h"
 #include "daemon/atomic_file.hpp"
 #include "google/protobuf/util/time_util.h"
+#include "spdlog/spdlog.h"
 
 namespace provd::daemon {
 namespace {
@@ -28,11 +30,17 @@ using provd::v1::Job;
 using provd::v1::JobEvent;
 using provd::v1::JobState;
 
-// 2: jobs.spec and jobs.result (the job kinds besides Groth16). A version-1 store is migrated
-// in place at start: its rows are Groth16 jobs, described by the columns they have.
-constexpr int kSchemaVersion = 2;
-constexpr char kMigrationFrom1[] =
-    "ALTER TABLE jobs ADD COLUMN spec BLOB; ALTER TABLE jobs ADD COLUMN result BLOB;";
+// 2: jobs.spec and jobs.result (the job kinds besides Groth16). 3: jobs.memory_bytes (the
+// memory budget's estimate, so that recovered jobs are admitted as they were at submission).
+// An older store is migrated in place at start, one version at a time: its rows keep their
+// meaning (a version-1 row is a Groth16 job described by its columns; an older row's estimate
+// is 0, unknown).
+constexpr int kSchemaVersion = 3;
+constexpr const char* kMigrations[] = {
+    /* 1 -> 2 */ "ALTER TABLE jobs ADD COLUMN spec BLOB; ALTER TABLE jobs ADD COLUMN result BLOB;",
+    /* 2 -> 3 */ "ALTER TABLE jobs ADD COLUMN memory_bytes INTEGER NOT NULL DEFAULT 0;",
+};
+static_assert(std::size(kMigrations) == kSchemaVersion - 1);
 constexpr char kSchema[] = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs(
@@ -56,8 +64,9 @@ CREATE TABLE IF NOT EXISTS jobs(
   last_event INTEGER NOT NULL DEFAULT 0,
   spec BLOB,                               -- a serialized provd.v1.JobSpec without its inputs;
                                            -- NULL (schema 1 rows): Groth16, zkey_name
-  result BLOB);                            -- a serialized provd.v1.JobResult; NULL: Groth16's
+  result BLOB,                             -- a serialized provd.v1.JobResult; NULL: Groth16's
                                            -- proof_json and public_json
+  memory_bytes INTEGER NOT NULL DEFAULT 0);  -- QueuedJob::memory_bytes; 0: unknown
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, seq);
 CREATE INDEX IF NOT EXISTS jobs_by_finish ON jobs(finished_ns) WHERE finished_ns IS NOT NULL;
 CREATE TABLE IF NOT EXISTS events(
@@ -217,21 +226,26 @@ absl::Status JobStore::InitSchema() {
     if (!insert.ok()) return insert.status();
     return insert->Bind(1, absl::StrCat(kSchemaVersion)).Run();
   }
-  if (version->Text(0) == "1") {
-    absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
-    if (!tx.ok()) return tx.status();
-    if (absl::Status s = db_.Execute(kMigrationFrom1); !s.ok()) return s;
-    absl::StatusOr<sqlite::Statement> update =
-        db_.Prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'");
-    if (!update.ok()) return update.status();
-    if (absl::Status s = update->Bind(1, absl::StrCat(kSchemaVersion)).Run(); !s.ok()) return s;
-    return tx->Commit();
-  }
-  if (version->Text(0) != absl::StrCat(kSchemaVersion)) {
+  int found = 0;
+  if (!absl::SimpleAtoi(version->Text(0), &found) || found < 1 || found > kSchemaVersion) {
     return absl::FailedPreconditionError(absl::StrCat(db_.path(), ": job store schema version ",
-                                                      version->Text(0), " is not the version ",
-                                                      kSchemaVersion, " this provd understands"));
+                                                      version->Text(0), " is not one this provd ",
+                                                      "understands (1 to ", kSchemaVersion, ")"));
   }
+  if (found == kSchemaVersion) return absl::OkStatus();
+  // All steps in one transaction: a crash mid-migration leaves the old version intact.
+  absl::StatusOr<sqlite::Transaction> tx = sqlite::Transaction::Begin(db_);
+  if (!tx.ok()) return tx.status();
+  for (int from = found; from < kSchemaVersion; ++from) {
+    if (absl::Status s = db_.Execute(kMigrations[from - 1]); !s.ok()) return s;
+  }
+  absl::StatusOr<sqlite::Statement> update =
+      db_.Prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'");
+  if (!update.ok()) return update.status();
+  if (absl::Status s = update->Bind(1, absl::StrCat(kSchemaVersion)).Run(); !s.ok()) return s;
+  if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  spdlog::info("{}: job store migrated from schema version {} to {}", db_.path(), found,
+               kSchemaVersion);
   return absl::OkStatus();
 }
 
@@ -306,7 +320,8 @@ absl::StatusOr<SubmitOutcome> JobStore::Submit(const JobSubmission& submission) 
     if (!tx.ok()) return tx.status();
     absl::StatusOr<sqlite::Statement> insert = db_.Prepare(
         "INSERT INTO jobs(id, request_id, priority, state, zkey_name, input_size, seed, "
-        "created_ns, deadline_ns, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq");
+        "created_ns, deadline_ns, spec, memory_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "RETURNING seq");
     if (!insert.ok()) return insert.status();
     insert->Bind(1, id)
         .Bind(3, int64_t{submission.priority})
@@ -327,6 +342,7 @@ absl::StatusOr<SubmitOutcome> JobStore::Submit(const JobSubmission& submission) 
     // Every kind keeps its spec (a Groth16 job's witness_name lives there); rows of schema
     // version 1 have none and are described by zkey_name.
     insert->BindBlob(10, submission.spec.SerializeAsString());
+    insert->Bind(11, static_cast<int64_t>(submission.memory_bytes));
     absl::StatusOr<bool> row = insert->Step();
     if (!row.ok()) return row.status();
     order = insert->Int(0);
@@ -666,8 +682,8 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
     if (absl::Status s = tx->Commit(); !s.ok()) return s;
   }
   absl::StatusOr<sqlite::Statement> queued = db_.Prepare(
-      "SELECT id, priority, seq, created_ns, deadline_ns, spec IS NOT NULL FROM jobs "
-      "WHERE state = ? ORDER BY seq");
+      "SELECT id, priority, seq, created_ns, deadline_ns, spec IS NOT NULL, memory_bytes "
+      "FROM jobs WHERE state = ? ORDER BY seq");
   if (!queued.ok()) return queued.status();
   queued->Bind(1, int64_t{provd::v1::JOB_STATE_QUEUED});
   std::vector<QueuedJob> jobs;
@@ -686,6 +702,7 @@ absl::StatusOr<std::vector<QueuedJob>> JobStore::RecoverQueued() {
       job.expires_at = job.accepted_at + absl::Nanoseconds(*deadline);
     }
     job.requeued = interrupted_ids.contains(job.id);
+    job.memory_bytes = static_cast<uint64_t>(queued->Int(6));
   }
   return jobs;
 }

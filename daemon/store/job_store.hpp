@@ -51,7 +51,7 @@ struct JobSubmission {
   std::string seed;        // empty, or the 32-byte seed
   std::string request_id;  // empty: none
   std::optional<absl::Duration> deadline;
-  uint64_t memory_bytes = 0;  // QueuedJob::memory_bytes; not stored
+  uint64_t memory_bytes = 0;  // QueuedJob::memory_bytes, stored with the job
 };
 
 struct SubmitOutcome {
@@ -70,7 +70,8 @@ struct QueuedJob {
   bool requeued = false;                 // was running when the daemon last stopped
   const char* kind = "groth16";          // JobKindLabel: the metrics' `kind`
   // The proof's estimated peak memory (groth16/memory_estimate.hpp), for the scheduler's
-  // memory budget; 0: unknown (a job recovered after a restart, a stark_commit job).
+  // memory budget, as estimated at submission (kept across restarts); 0: unknown (a
+  // stark_commit job, a job accepted by a provd before schema version 3).
   uint64_t memory_bytes = 0;
 };
 

@@ -1,10 +1,12 @@
 #include "prover_core/io/atomic_output.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <utility>
@@ -15,7 +17,12 @@ namespace provd::io {
 
 absl::StatusOr<AtomicOutput> AtomicOutput::Create(const std::filesystem::path& path,
                                                   unsigned mode) {
-  std::string temp = path.string() + ".tmpXXXXXX";
+  if (path.filename().string().size() + kTempSuffixSize > NAME_MAX) {
+    return absl::InvalidArgumentError(absl::StrCat(path.string(), ": the file name is longer than ",
+                                                   NAME_MAX - kTempSuffixSize, " bytes (", NAME_MAX,
+                                                   " less room for a temp file's suffix)"));
+  }
+  std::string temp = absl::StrCat(path.string(), kTempMarker, "XXXXXX");
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   if (fd < 0) {
     const int error = errno;
@@ -23,6 +30,8 @@ absl::StatusOr<AtomicOutput> AtomicOutput::Create(const std::filesystem::path& p
         path.string(), ": cannot create a temp file beside it: ", std::strerror(error)));
   }
   AtomicOutput out(path, std::move(temp), fd);
+  // Held until the file is renamed or removed: SweepAbandonedTemps leaves a locked file alone.
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) return out.Fail("lock its temp file");
   if (::fchmod(fd, static_cast<mode_t>(mode)) != 0) return out.Fail("set the file mode");
   return out;
 }
@@ -92,11 +101,13 @@ absl::Status AtomicOutput::CommitImpl(bool sync_directory, bool replace) {
         absl::StrCat(path_.string(), ": committed twice or after a failure"));
   }
   if (::fsync(fd_) != 0) return Fail("write");
-  if (::close(std::exchange(fd_, -1)) != 0) {
-    absl::Status status = Fail("write");
-    ::unlink(temp_.c_str());
-    return status;
-  }
+  // Renamed while the fd (and so the flock) is still held, so that a sweep never sees an
+  // unlocked temp file that is about to be committed. After the fsync, close reports nothing.
+  const int fd = std::exchange(fd_, -1);
+  struct CloseAtExit {
+    int fd;
+    ~CloseAtExit() { ::close(fd); }
+  } close_at_exit{fd};
   int renamed = 0;
   if (replace) {
     renamed = ::rename(temp_.c_str(), path_.c_str());
@@ -119,7 +130,15 @@ absl::Status AtomicOutput::CommitImpl(bool sync_directory, bool replace) {
     return status;
   }
   if (!sync_directory) return absl::OkStatus();
-  const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : ".";
+  return SyncDirectory(path_.has_parent_path() ? path_.parent_path() : ".");
+}
+
+bool AtomicOutput::IsTempName(absl::string_view file_name) {
+  if (file_name.size() < kTempSuffixSize) return false;
+  return file_name.substr(file_name.size() - kTempSuffixSize, kTempMarker.size()) == kTempMarker;
+}
+
+absl::Status SyncDirectory(const std::filesystem::path& dir) {
   const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd < 0 || ::fsync(dir_fd) != 0) {
     const int error = errno;
@@ -129,6 +148,40 @@ absl::Status AtomicOutput::CommitImpl(bool sync_directory, bool replace) {
   }
   ::close(dir_fd);
   return absl::OkStatus();
+}
+
+namespace {
+
+// Removes `path` when no writer holds it: our lock on the file proves its writer is gone.
+bool RemoveIfAbandoned(const std::filesystem::path& path, std::chrono::seconds min_age) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool removed = false;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      ::time(nullptr) - st.st_mtime >= min_age.count() && ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    // Unlinked while locked, so a writer cannot pick it up between our check and the unlink.
+    removed = ::unlink(path.c_str()) == 0;
+  }
+  ::close(fd);
+  return removed;
+}
+
+}  // namespace
+
+size_t SweepAbandonedTemps(const std::filesystem::path& dir, std::chrono::seconds min_age) {
+  namespace fs = std::filesystem;
+  size_t removed = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    std::error_code entry_ec;
+    if (it->symlink_status(entry_ec).type() != fs::file_type::regular) continue;
+    if (!AtomicOutput::IsTempName(it->path().filename().string())) continue;
+    if (RemoveIfAbandoned(it->path(), min_age)) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace provd::io

@@ -1,15 +1,18 @@
 // A file written in pieces that readers see whole or not at all: the bytes go to a temp file
 // beside the target, Commit() fsyncs and renames it into place. Destroying an uncommitted
 // output (an error, an early return, an interrupted upload) removes the temp file, so a failed
-// write leaves nothing behind and never a truncated file under the final name.
+// write leaves nothing behind and never a truncated file under the final name. A process killed
+// mid-write leaves its temp file; `SweepAbandonedTemps` removes those that no live writer holds.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace provd::io {
 
@@ -42,6 +45,13 @@ class AtomicOutput {
   // The temp file, for checking what was written before Commit (an uploaded key is parsed).
   const std::string& temp_path() const { return temp_; }
 
+  // The temp file is `<file name><kTempMarker>XXXXXX` (6 random characters); the writer holds
+  // an exclusive flock on it until it is committed or removed.
+  static constexpr absl::string_view kTempMarker = ".provd-tmp-";
+  static constexpr size_t kTempSuffixSize = kTempMarker.size() + 6;
+  // Whether a file name has the shape of a temp file (uploads may not take such names).
+  static bool IsTempName(absl::string_view file_name);
+
  private:
   AtomicOutput(std::filesystem::path path, std::string temp, int fd)
       : path_(std::move(path)), temp_(std::move(temp)), fd_(fd) {}
@@ -54,5 +64,16 @@ class AtomicOutput {
   int fd_ = -1;  // -1 once committed or abandoned
   uint64_t written_ = 0;
 };
+
+// fsync of a directory, so that a rename into it survives a power loss. FAILED_PRECONDITION
+// naming it.
+absl::Status SyncDirectory(const std::filesystem::path& dir);
+
+// Removes the temp files of AtomicOutputs under `dir` (recursively, not following symlinks)
+// that no process holds any more: a writer killed mid-write. A live writer's lock keeps its file;
+// files younger than `min_age` are left too (a writer between creating and locking). Returns how
+// many were removed; files that cannot be inspected are skipped.
+size_t SweepAbandonedTemps(const std::filesystem::path& dir,
+                           std::chrono::seconds min_age = std::chrono::seconds(10));
 
 }  // namespace provd::io

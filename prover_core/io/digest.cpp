@@ -1,9 +1,16 @@
 #include "prover_core/io/digest.hpp"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 
 namespace provd::io {
 namespace {
@@ -58,6 +65,33 @@ Sha256Digest Sha256Stream::Finish() {
   if (EVP_DigestFinal_ex(context_->ctx.get(), out.data(), &length) != 1 || length != out.size())
     std::abort();
   return out;
+}
+
+absl::StatusOr<FileDigest> Sha256OfFile(const std::string& path) {
+  const auto unreadable = [&path](int error) {
+    const std::string message = absl::StrCat(path, ": cannot be read: ", std::strerror(error));
+    return error == ENOENT ? absl::NotFoundError(message) : absl::FailedPreconditionError(message);
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return unreadable(errno);
+  Sha256Stream digest;
+  std::vector<uint8_t> buffer(size_t{1} << 20);
+  FileDigest result;
+  while (true) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return unreadable(error);
+    }
+    if (n == 0) break;
+    digest.Update({buffer.data(), static_cast<size_t>(n)});
+    result.size += static_cast<uint64_t>(n);
+  }
+  ::close(fd);
+  result.sha256 = digest.Finish();
+  return result;
 }
 
 }  // namespace provd::io

@@ -6,6 +6,9 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
+
+#include "absl/status/statusor.h"
 
 namespace provd::io {
 
@@ -31,5 +34,14 @@ class Sha256Stream {
   struct Context;
   std::unique_ptr<Context> context_;
 };
+
+// SHA-256 of a whole file, read once in large pieces, with the number of bytes read (which may
+// differ from an earlier stat when the file changes meanwhile). NOT_FOUND / FAILED_PRECONDITION
+// naming the path when it cannot be read.
+struct FileDigest {
+  Sha256Digest sha256;
+  uint64_t size = 0;
+};
+absl::StatusOr<FileDigest> Sha256OfFile(const std::string& path);
 
 }  // namespace provd::io

@@ -22,6 +22,7 @@ using provd::v1::FILE_AREA_INPUTS;
 using provd::v1::FILE_AREA_KEYS;
 using provd::v1::UploadFileRequest;
 using ::testing::HasSubstr;
+using ::testing::Not;
 namespace fs = std::filesystem;
 
 std::string Sha256Of(const std::string& bytes) {
@@ -160,6 +161,13 @@ TEST_F(UploadTest, BadUploadsAreRefusedAndLeaveNothing) {
          absl::StatusCode::kInvalidArgument, "begin.area");
   expect({BeginMessage(Begin(FILE_AREA_INPUTS, "w.wtns", uint64_t{1} << 62))},
          absl::StatusCode::kResourceExhausted, "do not fit");
+  expect({BeginMessage(Begin(FILE_AREA_INPUTS, "w.wtns.provd-tmp-AbCdEf", 1))},
+         absl::StatusCode::kInvalidArgument, "ends like provd's temp files");
+  expect({BeginMessage(Begin(FILE_AREA_INPUTS, std::string(250, 'w'), 1))},
+         absl::StatusCode::kInvalidArgument, "begin.name: the file name is 250 bytes long");
+  // Complete and correct, but the stream goes on after `end`: refused before it gets the name.
+  expect({begin, Data(bytes), End(sha), Data("x")}, absl::StatusCode::kInvalidArgument,
+         "end: a message followed `end`");
   // A witness is no key: refused before it gets the name.
   expect({BeginMessage(Begin(FILE_AREA_KEYS, "w.zkey", bytes.size())), Data(bytes), End(sha)},
          absl::StatusCode::kInvalidArgument, "\"w.zkey\" is not a usable Groth16 zkey");
@@ -180,7 +188,7 @@ TEST_F(UploadTest, AClientThatGoesAwayMidUploadLeavesNoFile) {
     absl::SleepFor(absl::Milliseconds(10));
   }
   ASSERT_EQ(Names(inputs_.path()).size(), 1u);
-  EXPECT_THAT(Names(inputs_.path())[0], HasSubstr("big.wtns.tmp"));
+  EXPECT_THAT(Names(inputs_.path())[0], HasSubstr("big.wtns.provd-tmp-"));
   // ...and is gone once the client cancels.
   context.TryCancel();
   writer->Finish();
@@ -191,6 +199,36 @@ TEST_F(UploadTest, AClientThatGoesAwayMidUploadLeavesNoFile) {
   absl::StatusOr<provd::v1::ListFilesResponse> list = client_->ListFiles(FILE_AREA_INPUTS);
   ASSERT_THAT(list, IsOk());
   EXPECT_EQ(list->files_size(), 0);
+}
+
+// The daemon's own directory missing is its operator's problem, not a bad name.
+TEST_F(UploadTest, AMissingAreaDirectoryIsAFailedPrecondition) {
+  fs::remove_all(inputs_.path());
+  const absl::Status status = RawUpload({BeginMessage(Begin(FILE_AREA_INPUTS, "w.wtns", 1))});
+  EXPECT_THAT(status,
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("the inputs directory: ")));
+  EXPECT_THAT(std::string(status.message()), Not(HasSubstr("the inputs directory the inputs")));
+  EXPECT_THAT(std::string(status.message()), Not(HasSubstr(inputs_.path().string())));
+  EXPECT_THAT(client_->ListFiles(FILE_AREA_INPUTS),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("cannot be listed")));
+  fs::create_directories(inputs_.path());
+}
+
+// Entries that cannot be read (a dangling symlink) or used (a symlink out of the directory) are
+// left out; the others are listed.
+TEST_F(UploadTest, ListFilesSkipsWhatItCannotRead) {
+  fs::create_symlink(keys_ / "no-such-target.zkey", keys_ / "dangling.zkey");
+  fs::create_symlink(keys_ / "mult.zkey", keys_ / "alias.zkey");
+  TempDir outside;
+  WriteFile(outside / "elsewhere.zkey", "not in the key directory");
+  fs::create_symlink(outside / "elsewhere.zkey", keys_ / "escape.zkey");
+  WriteFile(keys_ / "half.zkey.provd-tmp-AbCdEf", "an upload in progress");
+  absl::StatusOr<provd::v1::ListFilesResponse> list = client_->ListFiles(FILE_AREA_KEYS);
+  ASSERT_THAT(list, IsOk());
+  std::vector<std::string> listed;
+  for (const auto& f : list->files()) listed.push_back(f.name());
+  EXPECT_EQ(listed, (std::vector<std::string>{"alias.zkey", "bls/mult.zkey", "mult.zkey",
+                                              "poseidon.zkey"}));
 }
 
 TEST_F(UploadTest, ProvctlUploadsKeysAndLargeWitnesses) {
@@ -227,6 +265,23 @@ TEST_F(UploadTest, ProvctlUploadsKeysAndLargeWitnesses) {
   absl::StatusOr<ExitInfo> inputs_list = daemon_->Provctl({"--json", "inputs", "list"});
   ASSERT_THAT(inputs_list, IsOk());
   EXPECT_THAT(inputs_list->stdout_text, HasSubstr(inputs[0]));
+}
+
+class TempSweepTest : public JobServiceFixture {};
+
+// A daemon killed mid-upload left its temp file: the next start removes it, and nothing else.
+TEST_F(TempSweepTest, TheDaemonRemovesAbandonedTempFilesAtStart) {
+  TempDir inputs;
+  const auto age = [](const fs::path& p) {
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  };
+  WriteFile(inputs / "big.wtns.provd-tmp-AbCdEf", "half an upload");
+  WriteFile(inputs / "kept.wtns", "a witness");
+  age(inputs / "big.wtns.provd-tmp-AbCdEf");
+  age(inputs / "kept.wtns");
+  StartDaemon({"--inputs-dir", inputs.path().string()});
+  ASSERT_NE(daemon_, nullptr);
+  EXPECT_EQ(Names(inputs.path()), (std::vector<std::string>{"kept.wtns"}));
 }
 
 class NoUploadsTest : public JobServiceFixture {};

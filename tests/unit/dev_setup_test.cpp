@@ -4,6 +4,7 @@
 // keys that prove and verify (snarkjs checks them in tests/integration/devsetup_test.cpp).
 #include "prover_core/groth16/dev_setup.hpp"
 
+#include <climits>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -244,6 +245,56 @@ TEST(AtomicOutputTest, CommitNewDoesNotReplaceAFileThatAppeared) {
   ASSERT_THAT(fresh.status(), IsOk());
   EXPECT_THAT(fresh->CommitNew(), IsOk());
   EXPECT_TRUE(fs::exists(dir / "other.bin"));
+}
+
+// What a writer killed mid-write leaves (a temp file nobody holds) is swept; a live writer's
+// temp file, a young one and files that only look similar are not.
+TEST(AtomicOutputTest, SweepRemovesOnlyAbandonedTempFiles) {
+  TempDir dir;
+  const auto age = [](const fs::path& p) {
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  };
+  absl::StatusOr<io::AtomicOutput> live = io::AtomicOutput::Create(dir / "live.bin");
+  ASSERT_THAT(live.status(), IsOk());
+  ASSERT_THAT(live->Write(std::vector<uint8_t>{'l'}), IsOk());
+  age(live->temp_path());  // old, but locked by its writer
+  fs::create_directories(dir / "sub");
+  for (const char* dead : {"dead.bin.provd-tmp-AbCdEf", "sub/x.zkey.provd-tmp-Qwerty"}) {
+    testing::WriteFile(dir / dead, "half");
+    age(dir / dead);
+  }
+  testing::WriteFile(dir / "young.bin.provd-tmp-XyZ123", "being created");
+  for (const char* other : {"notes.tmp", "a.provd-tmp-toolong", "b.tmpAbCdEf"}) {
+    testing::WriteFile(dir / other, "keep");
+    age(dir / other);
+  }
+  EXPECT_EQ(io::SweepAbandonedTemps(dir.path()), 2u);
+  EXPECT_FALSE(fs::exists(dir / "dead.bin.provd-tmp-AbCdEf"));
+  EXPECT_FALSE(fs::exists(dir / "sub/x.zkey.provd-tmp-Qwerty"));
+  EXPECT_TRUE(fs::exists(live->temp_path()));
+  EXPECT_TRUE(fs::exists(dir / "young.bin.provd-tmp-XyZ123"));
+  for (const char* other : {"notes.tmp", "a.provd-tmp-toolong", "b.tmpAbCdEf"}) {
+    EXPECT_TRUE(fs::exists(dir / other)) << other;
+  }
+  EXPECT_EQ(io::SweepAbandonedTemps(dir.path(), std::chrono::seconds(0)), 1u);  // the young one
+  ASSERT_THAT(live->Commit(), IsOk());
+  EXPECT_EQ(testing::ReadFile(dir / "live.bin"), "l");
+  EXPECT_EQ(io::SweepAbandonedTemps(dir / "no-such-dir"), 0u);
+}
+
+TEST(AtomicOutputTest, TempNamesAndNamesTooLongForOne) {
+  EXPECT_TRUE(io::AtomicOutput::IsTempName("k.zkey.provd-tmp-a1B2c3"));
+  EXPECT_TRUE(io::AtomicOutput::IsTempName(".provd-tmp-a1B2c3"));
+  EXPECT_FALSE(io::AtomicOutput::IsTempName("k.zkey.provd-tmp-a1B2c"));
+  EXPECT_FALSE(io::AtomicOutput::IsTempName("k.zkey"));
+  TempDir dir;
+  const std::string longest(NAME_MAX - io::AtomicOutput::kTempSuffixSize, 'n');
+  absl::StatusOr<io::AtomicOutput> fits = io::AtomicOutput::Create(dir / longest);
+  ASSERT_THAT(fits.status(), IsOk());
+  ASSERT_THAT(fits->Commit(), IsOk());
+  EXPECT_TRUE(fs::exists(dir / longest));
+  EXPECT_THAT(io::AtomicOutput::Create(dir / (longest + "n")).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("file name is longer")));
 }
 
 TEST(BinFileWriterTest, ASectionOfTheWrongSizeIsAnError) {

@@ -353,7 +353,8 @@ TEST_F(JobStoreTest, AVersionOneStoreIsMigratedAndItsJobsReadAsBefore) {
     absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(dir_ / "jobs.sqlite3");
     ASSERT_THAT(db, IsOk());
     ASSERT_THAT(db->Execute("ALTER TABLE jobs DROP COLUMN spec; ALTER TABLE jobs DROP COLUMN "
-                            "result; UPDATE meta SET value = '1' WHERE key = 'schema_version';"),
+                            "result; ALTER TABLE jobs DROP COLUMN memory_bytes; "
+                            "UPDATE meta SET value = '1' WHERE key = 'schema_version';"),
                 IsOk());
   }
   auto store = OpenStore();
@@ -363,6 +364,62 @@ TEST_F(JobStoreTest, AVersionOneStoreIsMigratedAndItsJobsReadAsBefore) {
   EXPECT_EQ(job->spec().groth16().zkey_name(), "circuit.zkey");
   ASSERT_THAT(store->Finish(id, Succeeded()), IsOk());
   EXPECT_EQ(store->Get(id)->result().public_json(), "[\"33\"]");
+}
+
+TEST_F(JobStoreTest, TheMemoryEstimateSurvivesARestart) {
+  JobSubmission submission = Submission();
+  submission.memory_bytes = 3'000'000'000;
+  std::string id;
+  {
+    auto store = OpenStore();
+    absl::StatusOr<SubmitOutcome> outcome = store->Submit(submission);
+    ASSERT_THAT(outcome, IsOk());
+    id = outcome->job.id();
+  }
+  auto store = OpenStore();
+  absl::StatusOr<std::vector<QueuedJob>> queued = store->RecoverQueued();
+  ASSERT_THAT(queued, IsOk());
+  ASSERT_THAT(*queued, SizeIs(1));
+  EXPECT_EQ((*queued)[0].id, id);
+  EXPECT_EQ((*queued)[0].memory_bytes, 3'000'000'000u);
+}
+
+TEST_F(JobStoreTest, AVersionTwoStoreIsMigratedWithUnknownEstimates) {
+  std::string id;
+  {
+    auto store = OpenStore();
+    JobSubmission submission = Submission();
+    submission.memory_bytes = 12345;
+    absl::StatusOr<SubmitOutcome> outcome = store->Submit(submission);
+    ASSERT_THAT(outcome, IsOk());
+    id = outcome->job.id();
+  }
+  {
+    absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(dir_ / "jobs.sqlite3");
+    ASSERT_THAT(db, IsOk());
+    ASSERT_THAT(db->Execute("ALTER TABLE jobs DROP COLUMN memory_bytes; "
+                            "UPDATE meta SET value = '2' WHERE key = 'schema_version';"),
+                IsOk());
+  }
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<std::vector<QueuedJob>> queued = store->RecoverQueued();
+  ASSERT_THAT(queued, IsOk());
+  ASSERT_THAT(*queued, SizeIs(1));
+  EXPECT_EQ((*queued)[0].memory_bytes, 0u);
+  EXPECT_EQ(store->Get(id)->spec().groth16().zkey_name(), "circuit.zkey");
+}
+
+TEST_F(JobStoreTest, AStoreOfANewerSchemaIsRefusedUntouched) {
+  { ASSERT_NE(OpenStore(), nullptr); }
+  {
+    absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(dir_ / "jobs.sqlite3");
+    ASSERT_THAT(db, IsOk());
+    ASSERT_THAT(db->Execute("UPDATE meta SET value = '99' WHERE key = 'schema_version';"), IsOk());
+  }
+  absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(dir_.path());
+  EXPECT_THAT(store.status(), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                       HasSubstr("schema version 99 is not one")));
 }
 
 TEST(JobRoundsTest, RoundsAndDeviceSpansFollowTheEvents) {
