@@ -2,8 +2,6 @@
 
 #include <sys/statvfs.h>
 
-#include <climits>
-
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "prover_core/io/resolve_inside.hpp"
@@ -37,10 +35,8 @@ absl::StatusOr<FileUpload> FileUpload::Begin(const provd::v1::UploadBegin& begin
         absl::StrCat("begin.name: \"", begin.name(), "\" ends like provd's temp files (\"",
                      io::AtomicOutput::kTempMarker, "XXXXXX\"); choose another name"));
   }
-  if (file_name.size() + io::AtomicOutput::kTempSuffixSize > NAME_MAX) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "begin.name: the file name is ", file_name.size(), " bytes long; at most ",
-        NAME_MAX - io::AtomicOutput::kTempSuffixSize, " (room is kept for a temp file's suffix)"));
+  if (absl::Status s = io::AtomicOutput::CheckNameLength(file_name); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("begin.name: ", s.message()));
   }
   std::error_code ec;
   const auto status = std::filesystem::symlink_status(*path, ec);

@@ -456,10 +456,6 @@ grpc::Status ProverService::ListFiles(grpc::ServerContext* context,
   namespace fs = std::filesystem;
   const fs::path& dir = area->first;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    return ToGrpcStatus(absl::FailedPreconditionError(
-        absl::StrCat(area->second, ": cannot be listed: ", ec ? ec.message() : "not a directory")));
-  }
   std::vector<provd::v1::StoredFile> files;
   // One unreadable entry (a dangling symlink, a file removed meanwhile, a private subdirectory)
   // is left out of the list; it does not fail the listing of the others.

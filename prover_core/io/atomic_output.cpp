@@ -17,10 +17,8 @@ namespace provd::io {
 
 absl::StatusOr<AtomicOutput> AtomicOutput::Create(const std::filesystem::path& path,
                                                   unsigned mode) {
-  if (path.filename().string().size() + kTempSuffixSize > NAME_MAX) {
-    return absl::InvalidArgumentError(absl::StrCat(path.string(), ": the file name is longer than ",
-                                                   NAME_MAX - kTempSuffixSize, " bytes (", NAME_MAX,
-                                                   " less room for a temp file's suffix)"));
+  if (absl::Status s = CheckNameLength(path.filename().string()); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path.string(), ": ", s.message()));
   }
   std::string temp = absl::StrCat(path.string(), kTempMarker, "XXXXXX");
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
@@ -136,6 +134,13 @@ absl::Status AtomicOutput::CommitImpl(bool sync_directory, bool replace) {
 bool AtomicOutput::IsTempName(absl::string_view file_name) {
   if (file_name.size() < kTempSuffixSize) return false;
   return file_name.substr(file_name.size() - kTempSuffixSize, kTempMarker.size()) == kTempMarker;
+}
+
+absl::Status AtomicOutput::CheckNameLength(absl::string_view file_name) {
+  if (file_name.size() + kTempSuffixSize <= NAME_MAX) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("the file name is ", file_name.size(), " bytes long; at most ",
+                   NAME_MAX - kTempSuffixSize, " (room is kept for a temp file's suffix)"));
 }
 
 absl::Status SyncDirectory(const std::filesystem::path& dir) {

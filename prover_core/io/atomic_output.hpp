@@ -51,6 +51,8 @@ class AtomicOutput {
   static constexpr size_t kTempSuffixSize = kTempMarker.size() + 6;
   // Whether a file name has the shape of a temp file (uploads may not take such names).
   static bool IsTempName(absl::string_view file_name);
+  // INVALID_ARGUMENT when `file_name` leaves no room for the temp file's suffix in NAME_MAX.
+  static absl::Status CheckNameLength(absl::string_view file_name);
 
  private:
   AtomicOutput(std::filesystem::path path, std::string temp, int fd)
