@@ -11,6 +11,8 @@ find_package(prometheus-cpp CONFIG REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(OpenSSL REQUIRED)       # SHA-2 for proof randomness and input digests
 find_package(SQLite3 REQUIRED)       # the job store
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)  # the job store on PostgreSQL
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
   # Debian's libcli11-dev ships the header and a pkg-config file; wrap it in a target.

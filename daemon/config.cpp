@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "arbiter/lock_dir.hpp"
 #include "daemon/logging.hpp"
+#include "daemon/store/open_job_store.hpp"
 #include "nlohmann/json.hpp"
 
 namespace provd::daemon {
@@ -70,6 +71,11 @@ void AddServeFlags(CLI::App& app, ServeConfig& config) {
   app.add_option("--data-dir", config.data_dir,
                  "Directory for the job store and spool (default: $STATE_DIRECTORY, "
                  "$XDG_STATE_HOME/provd, ~/.local/state/provd or /var/lib/provd)");
+  app.add_option("--store", config.store,
+                 "Where jobs are kept: sqlite (a database in --data-dir) or a PostgreSQL URI, "
+                 "postgres://USER@HOST/DB?sslmode=verify-full; the password comes from "
+                 "passfile=, PGPASSFILE, ~/.pgpass or PGPASSWORD, as libpq reads them")
+      ->capture_default_str();
   app.add_option("--key-dir", config.key_dir,
                  "Directory of proving keys (.zkey), referred to by name (default: "
                  "<data-dir>/keys)");
@@ -300,6 +306,9 @@ absl::Status FinalizeServeConfig(ServeConfig& config) {
       *path = absolute;
     }
   }
+  if (absl::Status s = ValidateStoreSetting(config.store); !s.ok()) {
+    errors.emplace_back(s.message());
+  }
   if (absl::Status s = ValidateLogSettings(config.log_level, config.log_format); !s.ok()) {
     errors.emplace_back(s.message());
   }
@@ -330,6 +339,7 @@ nlohmann::json ToJson(const ServeConfig& config) {
       {"metrics_listen", config.metrics_listen},
       {"health_listen", config.health_listen},
       {"data_dir", config.data_dir.string()},
+      {"store", DescribeStoreSetting(config.store)},
       {"key_dir", config.key_dir.string()},
       {"inputs_dir", config.inputs_dir.string()},
       {"outputs_dir", config.outputs_dir.string()},

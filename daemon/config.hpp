@@ -23,6 +23,7 @@ struct ServeConfig {
   std::string metrics_listen = "127.0.0.1:9464";  // empty: no metrics endpoint
   std::string health_listen;          // plaintext gRPC health only (probes under mTLS); empty: none
   std::filesystem::path data_dir;     // empty: DefaultDataDir()
+  std::string store = "sqlite";       // or a postgres:// URI (store/open_job_store.hpp)
   std::filesystem::path key_dir;      // empty: <data_dir>/keys
   std::filesystem::path inputs_dir;   // empty: <data_dir>/inputs (written by uploads only)
   std::filesystem::path outputs_dir;  // empty: <data_dir>/outputs

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "daemon/directories.hpp"
 #include "daemon/gpu_detect.hpp"
+#include "daemon/store/open_job_store.hpp"
 #include "provd/version.hpp"
 #include "prover_core/io/atomic_output.hpp"
 #include "spdlog/spdlog.h"
@@ -67,7 +68,7 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const ServeConfig& config)
 }
 
 absl::Status Daemon::StartJobs() {
-  absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(config_.data_dir);
+  absl::StatusOr<std::unique_ptr<JobStore>> store = OpenJobStore(config_.store, config_.data_dir);
   if (!store.ok()) return store.status();
   store_ = *std::move(store);
 

@@ -402,7 +402,22 @@ print("\n".join(args))' "$tmp/entrypoint.json")
     provctl=$(readlink -f "$(dirname "$provd")/../client/provctl")
     binaries=("$provd")
     [ -x "$provctl" ] && binaries+=("$provctl")
-    runtime_packages=$(sed -n '/^FROM debian:12-slim/,/^FROM\|^COPY/p' deploy/container/Dockerfile)
+    runtime_stage=$(sed -n '/^FROM debian:12-slim/,/^FROM\|^COPY/p' deploy/container/Dockerfile)
+    # The packages named there and what apt installs with them: their Depends and Pre-Depends,
+    # recursively (libpq5 brings Kerberos and LDAP), as dpkg records them on this host.
+    listed=$(grep -o '\blib[a-z0-9.+-]*\|\bca-certificates\b' <<<"$runtime_stage" | sort -u)
+    runtime_packages=" "
+    pending=$listed
+    while [ -n "$pending" ]; do
+      next=
+      for package in $pending; do
+        [[ "$runtime_packages" == *" $package "* ]] && continue
+        runtime_packages="$runtime_packages$package "
+        next="$next $(dpkg-query -W -f='${Depends}, ${Pre-Depends}\n' "$package" 2>/dev/null |
+          tr ',|' '\n\n' | sed 's/([^)]*)//g; s/:any//g; s/^ *//; s/ *$//' | grep -v '^$')"
+      done
+      pending=$next
+    done
     missing=
     for lib in $(ldd "${binaries[@]}" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u); do
       case $(basename "$lib") in
@@ -414,7 +429,7 @@ print("\n".join(args))' "$tmp/entrypoint.json")
       package=${package%%:*}
       if [ -z "$package" ]; then
         missing="$missing $(basename "$lib")(no Debian package)"
-      elif ! grep -qw -- "$package" <<<"$runtime_packages" && [[ " $missing " != *" $package "* ]]; then
+      elif [[ "$runtime_packages" != *" $package "* ]] && [[ " $missing " != *" $package "* ]]; then
         missing="$missing $package"
       fi
     done

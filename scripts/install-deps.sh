@@ -8,9 +8,10 @@ packages=(
   cmake ninja-build ccache g++ pkg-config
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libboost-dev libspdlog-dev libfmt-dev prometheus-cpp-dev
-  libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev
+  libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libssl-dev libsqlite3-dev libpq-dev
   openssl
   prometheus yamllint systemd
+  postgresql-15  # the PostgreSQL store's tests start a server of their own (never the system one)
 )
 
 # Node.js and npm run the ffjavascript / snarkjs oracles of the tests. Any node >= 18 will do

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +13,10 @@ namespace provd::daemon {
 namespace {
 
 constexpr absl::Duration kRetentionInterval = absl::Minutes(1);
+// While the store cannot be written (its database is down), dispatching pauses this long
+// between tries, and a finished job's end is retried with a backoff up to the longer one.
+constexpr absl::Duration kStoreRetry = absl::Seconds(1);
+constexpr absl::Duration kMaxFinishRetry = absl::Seconds(5);
 
 int Rank(provd::v1::Priority priority) { return priority == provd::v1::PRIORITY_HIGH ? 0 : 1; }
 
@@ -142,7 +147,7 @@ void Scheduler::DispatchLoop() {
                      absl::FormatDuration(options_.retention));
       }
     }
-    if (dispatching_) StartRunnableLocked();
+    if (dispatching_ && absl::Now() >= store_retry_at_) StartRunnableLocked();
     wake_.wait_for(lock, absl::ToChronoNanoseconds(options_.tick));
   }
 }
@@ -161,6 +166,23 @@ void Scheduler::StartRunnableLocked() {
     queue_.erase(next);
     queued_by_id_.erase(job.id);
     absl::StatusOr<StartedJob> started = store_.Start(job.id);
+    if (!started.ok() && absl::IsUnavailable(started.status())) {
+      // The job is still QUEUED in the store: it keeps its place here, and nothing starts
+      // until the store can be written again.
+      const QueueKey key{Rank(job.priority), job.order};
+      queued_by_id_.emplace(job.id, key);
+      queue_.emplace(key, std::move(job));
+      if (store_retry_at_ == absl::InfinitePast()) {
+        spdlog::error("the job store cannot be written; no job starts until it can: {}",
+                      started.status().ToString());
+      }
+      store_retry_at_ = absl::Now() + kStoreRetry;
+      return;
+    }
+    if (store_retry_at_ != absl::InfinitePast()) {
+      spdlog::info("the job store can be written again; starting jobs");
+      store_retry_at_ = absl::InfinitePast();
+    }
     if (!started.ok()) {
       spdlog::error("job {}: cannot start: {}", job.id, started.status().ToString());
       continue;
@@ -189,7 +211,9 @@ void Scheduler::StartRunnableLocked() {
 void Scheduler::ExpireDeadlinesLocked(absl::Time now) {
   std::vector<std::string> expired;
   for (const auto& [key, job] : queue_) {
-    if (job.expires_at && *job.expires_at <= now) expired.push_back(job.id);
+    if (job.expires_at && *job.expires_at <= now && now >= store_retry_at_) {
+      expired.push_back(job.id);
+    }
   }
   for (const std::string& id : expired) {
     JobEnding ending;
@@ -198,6 +222,12 @@ void Scheduler::ExpireDeadlinesLocked(absl::Time now) {
     ending.error = absl::DeadlineExceededError("the job's deadline passed while it was queued");
     if (absl::StatusOr<provd::v1::Job> job = store_.Finish(id, ending); !job.ok()) {
       spdlog::error("job {}: cannot cancel at its deadline: {}", id, job.status().ToString());
+      if (absl::IsUnavailable(job.status())) {
+        // Still queued in the store: it stays queued here too, tried again once the store
+        // can be written.
+        store_retry_at_ = now + kStoreRetry;
+        break;
+      }
     } else {
       spdlog::info("job {}: deadline passed while queued; cancelled", id);
       const QueuedJob& expired_job = queue_.at(queued_by_id_.at(id));
@@ -230,6 +260,25 @@ void Scheduler::ReapLocked() {
   }
 }
 
+absl::StatusOr<provd::v1::Job> Scheduler::FinishDurably(const std::string& id,
+                                                        const JobEnding& ending) {
+  // A proof must not be lost to a database outage: its end is retried until the store takes it
+  // or the daemon stops (the job is then still RUNNING in the store, and the next start
+  // requeues it).
+  absl::Duration backoff = absl::Milliseconds(250);
+  for (;;) {
+    absl::StatusOr<provd::v1::Job> finished = store_.Finish(id, ending);
+    if (finished.ok() || !absl::IsUnavailable(finished.status())) return finished;
+    spdlog::warn("job {}: cannot record its end yet, retrying in {}: {}", id,
+                 absl::FormatDuration(backoff), finished.status().ToString());
+    std::unique_lock lock(mutex_);
+    if (wake_.wait_for(lock, absl::ToChronoNanoseconds(backoff), [this] { return stopped_; })) {
+      return finished;
+    }
+    backoff = std::min(backoff * 2, kMaxFinishRetry);
+  }
+}
+
 void Scheduler::RunJob(StartedJob job, Running* running) {
   if (!running->high && options_.low_priority_nice > 0) {
     // Linux applies nice per thread: this one, which also works inside its proof's loops.
@@ -245,7 +294,7 @@ void Scheduler::RunJob(StartedJob job, Running* running) {
       if (options_.metrics != nullptr) options_.metrics->JobRequeued();
     }
   } else {
-    absl::StatusOr<provd::v1::Job> finished = store_.Finish(job.id, *ending);
+    absl::StatusOr<provd::v1::Job> finished = FinishDurably(job.id, *ending);
     if (finished.ok() && options_.metrics != nullptr) {
       options_.metrics->JobCompleted(JobKindLabel(job.spec), PriorityLabel(job.priority),
                                      OutcomeLabel(ending->state),

@@ -92,6 +92,8 @@ class Scheduler {
   void ExpireDeadlinesLocked(absl::Time now);
   void ReapLocked();
   void RunJob(StartedJob job, Running* running);
+  // store_.Finish, retried while the store is UNAVAILABLE until the scheduler stops.
+  absl::StatusOr<provd::v1::Job> FinishDurably(const std::string& id, const JobEnding& ending);
 
   JobStore& store_;
   JobRunner& runner_;
@@ -109,6 +111,8 @@ class Scheduler {
   bool dispatching_ = false;
   bool stopped_ = false;
   absl::Time next_retention_ = absl::InfinitePast();
+  // While the store cannot be written: no job starts before this (InfinitePast: it can).
+  absl::Time store_retry_at_ = absl::InfinitePast();
   std::thread dispatcher_;
 };
 

@@ -1,37 +1,34 @@
-// The durable record of every accepted job: one SQLite database (WAL) holding
-// the jobs and their events, and a spool directory holding each job's witness until the job
-// ends. A job is accepted only once both are on disk: the witness is written to a temp file,
-// fsynced, renamed into the spool and the directory fsynced; then the row is committed. A crash
-// at any moment leaves either no job (and at most an orphan spool file, removed at the next
-// start) or a complete one.
+// The durable record of every accepted job, behind one interface with two implementations:
+// SqliteJobStore (sqlite_job_store.hpp), the embedded default for one host, and
+// PostgresJobStore (postgres_job_store.hpp), one database that a fleet of hosts can share.
+// tests/unit/job_store_test.cpp holds the contract both keep:
 //
-// Every state change is one transaction together with the event that reports it, so the event
-// stream and the job row never disagree, and a job reaches a final state at most once: a
-// transition names the states it starts from and fails with FAILED_PRECONDITION otherwise.
+// - A job is accepted only once it is durable with its input bytes (the witness): a crash at
+//   any moment leaves either no job or a complete one.
+// - Every state change is one transaction together with the event that reports it, so the
+//   event stream and the job row never disagree, and a job reaches a final state at most once:
+//   a transition names the states it starts from and fails with FAILED_PRECONDITION otherwise.
+// - Results live with the job and are committed with its final state, so a job can never be
+//   SUCCEEDED without its result; the witness is deleted with that commit or right after it.
+// - Progress (events, MSM checkpoints) is consistent after any crash, but the last of it may be
+//   lost with the machine's power; acceptance and final states are not.
+// - One daemon per store: a second one fails to open it with FAILED_PRECONDITION instead of
+//   running the first one's jobs a second time.
+// - Errors: NOT_FOUND for an unknown id, INVALID_ARGUMENT for a page token not issued here,
+//   UNAVAILABLE when the storage cannot be written or reached (the caller may retry), DATA_LOSS
+//   for stored bytes that do not parse.
 //
-// Results (proof.json, public.json: a few KB) live in the row, committed with the final state,
-// so a job can never be SUCCEEDED without its result. Acceptance and final states are committed
-// with synchronous=FULL (on disk when the call returns); progress (events, MSM checkpoints) with
-// NORMAL: consistent after any crash, but the last few may be lost with the power.
-//
-// One store per data dir: Open takes an exclusive lock on <data_dir>/jobs.lock for the store's
-// lifetime, so that a second daemon on the same data dir fails to start instead of running the
-// first one's jobs a second time.
-//
-// Thread-safe: one connection, calls serialized by a mutex.
+// Thread-safe.
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "daemon/store/sqlite.hpp"
 #include "provd/v1/prover.pb.h"
 #include "prover_core/plan/checkpoint.hpp"
 
@@ -100,93 +97,58 @@ struct JobListPage {
 
 class JobStore {
  public:
-  // Opens or creates <data_dir>/jobs.sqlite3 and <data_dir>/spool, and removes spool files that
-  // no job owns (a crash between the spool write and the commit). FAILED_PRECONDITION when
-  // another process has the data dir open.
-  static absl::StatusOr<std::unique_ptr<JobStore>> Open(const std::filesystem::path& data_dir);
+  virtual ~JobStore() = default;
 
   // Durably records a new QUEUED job (and its Queued event), or returns the job an earlier
   // submission with the same request_id created.
-  absl::StatusOr<SubmitOutcome> Submit(const JobSubmission& submission);
+  virtual absl::StatusOr<SubmitOutcome> Submit(const JobSubmission& submission) = 0;
 
   // The job an earlier submission with this request_id created, if any.
-  absl::StatusOr<std::optional<provd::v1::Job>> FindByRequestId(const std::string& request_id);
+  virtual absl::StatusOr<std::optional<provd::v1::Job>> FindByRequestId(
+      const std::string& request_id) = 0;
 
   // The job with its result, error and rounds; NOT_FOUND for an unknown id.
-  absl::StatusOr<provd::v1::Job> Get(const std::string& id);
+  virtual absl::StatusOr<provd::v1::Job> Get(const std::string& id) = 0;
   // Newest first. The page token is opaque to clients; INVALID_ARGUMENT for one not issued here.
-  absl::StatusOr<JobListPage> List(const std::vector<provd::v1::JobState>& states,
-                                   provd::v1::Priority priority, uint32_t page_size,
-                                   const std::string& page_token);
+  virtual absl::StatusOr<JobListPage> List(const std::vector<provd::v1::JobState>& states,
+                                           provd::v1::Priority priority, uint32_t page_size,
+                                           const std::string& page_token) = 0;
   // The job's state alone; NOT_FOUND for an unknown id.
-  absl::StatusOr<provd::v1::JobState> State(const std::string& id);
+  virtual absl::StatusOr<provd::v1::JobState> State(const std::string& id) = 0;
   // Events with sequence >= from_sequence, in order; NOT_FOUND for an unknown id.
-  absl::StatusOr<std::vector<provd::v1::JobEvent>> Events(const std::string& id,
-                                                          uint64_t from_sequence);
+  virtual absl::StatusOr<std::vector<provd::v1::JobEvent>> Events(const std::string& id,
+                                                                  uint64_t from_sequence) = 0;
   // Appends a progress event (rounds, devices); sets its job_id, sequence and time.
-  absl::StatusOr<uint64_t> Append(const std::string& id, provd::v1::JobEvent event);
+  virtual absl::StatusOr<uint64_t> Append(const std::string& id, provd::v1::JobEvent event) = 0;
 
   // Appends a ProofRejected event and drops the job's MSM progress in one transaction: the
   // rejected attempt's partial sums must never seed a later attempt, even after a crash.
-  absl::StatusOr<uint64_t> AppendRejection(const std::string& id, provd::v1::JobEvent event);
+  virtual absl::StatusOr<uint64_t> AppendRejection(const std::string& id,
+                                                   provd::v1::JobEvent event) = 0;
 
   // QUEUED -> RUNNING, counts the attempt, records Started.
-  absl::StatusOr<StartedJob> Start(const std::string& id);
+  virtual absl::StatusOr<StartedJob> Start(const std::string& id) = 0;
   // QUEUED or RUNNING -> the final state of `ending`, with its event; the witness is deleted.
   // FAILED_PRECONDITION when the job is already final.
-  absl::StatusOr<provd::v1::Job> Finish(const std::string& id, const JobEnding& ending);
+  virtual absl::StatusOr<provd::v1::Job> Finish(const std::string& id, const JobEnding& ending) = 0;
   // RUNNING -> QUEUED (shutdown with the job unfinished), records Queued{requeued}.
-  absl::Status Requeue(const std::string& id);
+  virtual absl::Status Requeue(const std::string& id) = 0;
   // After a restart: every RUNNING job goes back to QUEUED; returns all queued jobs, oldest
   // first.
-  absl::StatusOr<std::vector<QueuedJob>> RecoverQueued();
+  virtual absl::StatusOr<std::vector<QueuedJob>> RecoverQueued() = 0;
 
-  absl::StatusOr<std::string> ReadWitness(const std::string& id);
+  // The input bytes kept with a job that has not ended; DATA_LOSS when they are gone.
+  virtual absl::StatusOr<std::string> ReadWitness(const std::string& id) = 0;
 
   // MSM progress of a running job, kept until the job ends, so that a restart resumes it.
-  absl::Status SaveCheckpoint(const std::string& id, int round, absl::string_view binding,
-                              const plan::MsmProgress& progress);
+  virtual absl::Status SaveCheckpoint(const std::string& id, int round, absl::string_view binding,
+                                      const plan::MsmProgress& progress) = 0;
   // nullopt when none was saved for this round under this binding.
-  absl::StatusOr<std::optional<plan::MsmProgress>> LoadCheckpoint(const std::string& id, int round,
-                                                                  absl::string_view binding);
-  absl::StatusOr<int64_t> CountInState(provd::v1::JobState state);
+  virtual absl::StatusOr<std::optional<plan::MsmProgress>> LoadCheckpoint(
+      const std::string& id, int round, absl::string_view binding) = 0;
+  virtual absl::StatusOr<int64_t> CountInState(provd::v1::JobState state) = 0;
   // Deletes final jobs that finished before `cutoff`, with their events; returns how many.
-  absl::StatusOr<int64_t> RemoveFinishedBefore(absl::Time cutoff);
-
-  const std::filesystem::path& spool_dir() const { return spool_dir_; }
-
- private:
-  JobStore(int lock_fd, sqlite::Database db, std::filesystem::path spool_dir)
-      : lock_fd_(lock_fd), db_(std::move(db)), spool_dir_(std::move(spool_dir)) {}
-
-  absl::Status InitSchema();
-  absl::Status RemoveOrphanSpoolFiles();
-  std::filesystem::path WitnessPath(const std::string& id) const;
-  absl::StatusOr<std::optional<provd::v1::Job>> FindByRequestIdLocked(
-      const std::string& request_id);
-  absl::StatusOr<provd::v1::Job> GetLocked(const std::string& id, bool full);
-  absl::StatusOr<std::vector<provd::v1::JobEvent>> EventsLocked(const std::string& id,
-                                                                uint64_t from_sequence);
-  absl::StatusOr<uint64_t> AppendLocked(const std::string& id, provd::v1::JobEvent event,
-                                        absl::Time now);
-  // RUNNING -> QUEUED with its Queued{requeued} event, inside the caller's transaction.
-  absl::Status RequeueLocked(const std::string& id, absl::Time now);
-  // One event in a transaction of its own, with the job's MSM progress dropped in it too if
-  // `drop_checkpoints`.
-  absl::StatusOr<uint64_t> AppendCommitted(const std::string& id, provd::v1::JobEvent event,
-                                           bool drop_checkpoints);
-  absl::Status DropCheckpointsLocked(const std::string& id);
-  absl::Status SetStateLocked(const std::string& id, provd::v1::JobState from,
-                              provd::v1::JobState to);
-
-  struct LockFd {
-    int fd;
-    ~LockFd();
-  };
-  LockFd lock_fd_;  // first: released after the database is closed
-  std::mutex mutex_;
-  sqlite::Database db_;
-  std::filesystem::path spool_dir_;
+  virtual absl::StatusOr<int64_t> RemoveFinishedBefore(absl::Time cutoff) = 0;
 };
 
 // Fills Job.rounds from a job's events (RoundStarted, device moves, RoundFinished).
@@ -197,5 +159,21 @@ bool IsFinalState(provd::v1::JobState state);
 
 // A fresh job id: 32 lowercase hex digits from the OS's entropy.
 std::string NewJobId();
+
+// What both implementations share.
+// The event that reports `ending`: Succeeded, Cancelled{reason} or Failed{error}.
+provd::v1::JobEvent FinalEvent(const JobEnding& ending);
+// List's paging: rows with an acceptance order below the returned bound (INT64_MAX for the
+// first page); INVALID_ARGUMENT for a token that was not issued by PageToken.
+absl::StatusOr<int64_t> OrderBeforePageToken(const std::string& page_token);
+std::string PageToken(int64_t last_order);
+// page_size 0 means the default (100); at most 1000.
+uint32_t PageLimit(uint32_t page_size);
+// The rest of List's statement after "WHERE seq < <bound>": the filters (enum numbers, written
+// into the SQL as such), newest first, one row past the page to tell whether another follows.
+std::string ListFilterAndOrder(const std::vector<provd::v1::JobState>& states,
+                               provd::v1::Priority priority, uint32_t limit);
+google::protobuf::Timestamp TimestampFromUnixNanos(int64_t unix_nanos);
+absl::Status JobNotFound(const std::string& id);
 
 }  // namespace provd::daemon

@@ -2,11 +2,17 @@
 // jobs share (job_service_test, proof_verification_test).
 #pragma once
 
+#include <signal.h>
+
+#include <atomic>
 #include <filesystem>
 #include <memory>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "client/prover_client.hpp"
 #include "gtest/gtest.h"
@@ -92,6 +98,43 @@ class JobServiceFixture : public ::testing::Test {
       EXPECT_THAT(status, IsOk());
     }
     return events;
+  }
+
+  // `lives` times: starts the daemon in `state`, submits mult jobs (alternating priorities,
+  // request ids "crash-N") until a SIGKILL lands 150-900 ms in, and waits for it to die.
+  // Returns the ids of the submissions that were answered: the jobs the daemon accepted.
+  std::vector<std::string> SubmitThroughKills(int lives, const std::vector<std::string>& flags,
+                                              const std::filesystem::path& state, uint32_t seed) {
+    std::mt19937 random(seed);
+    std::vector<std::string> acknowledged;
+    int request_number = 0;
+    for (int life = 0; life < lives; ++life) {
+      StartDaemon(flags, state);
+      if (daemon_ == nullptr) return acknowledged;
+      std::atomic<bool> killed{false};
+      const auto kill_after =
+          absl::Milliseconds(std::uniform_int_distribution<int>(150, 900)(random));
+      std::thread killer([&] {
+        absl::SleepFor(kill_after);
+        daemon_->process().Signal(SIGKILL);
+        killed = true;
+      });
+      while (!killed) {
+        const std::string request_id = absl::StrCat("crash-", request_number++);
+        auto job = Submit(Request(
+            "mult.zkey", mult_witness_,
+            request_number % 2 ? provd::v1::PRIORITY_LOW : provd::v1::PRIORITY_HIGH, request_id));
+        if (job.ok()) acknowledged.push_back(job->id());
+        absl::SleepFor(absl::Milliseconds(30));
+      }
+      killer.join();
+      auto exit = daemon_->process().Wait(absl::Seconds(10));
+      EXPECT_THAT(exit, IsOk());
+      if (exit.ok()) {
+        EXPECT_FALSE(exit->exited) << "the daemon ended by itself: " << exit->stderr_text;
+      }
+    }
+    return acknowledged;
   }
 
   const std::string mult_witness_ = ReadFile(CircuitCase("mult_bn128") / "witness.wtns");

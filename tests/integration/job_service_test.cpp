@@ -230,34 +230,9 @@ TEST_F(JobServiceTest, KilledAtRandomMomentsItCompletesEveryAcknowledgedJobExact
   TempDir state;
   const std::vector<std::string> flags = {
       "--cpu-workers", "1", "--simulated-gpus", "1", "--simulated-gpu-latency-ms", "15"};
-  std::mt19937 random(20261203);
-  std::vector<std::string> acknowledged;
-  int request_number = 0;
-  for (int life = 0; life < 5; ++life) {
-    StartDaemon(flags, state.path());
-    ASSERT_NE(daemon_, nullptr);
-    // Submit until the kill lands; only answered submissions count as accepted.
-    std::atomic<bool> killed{false};
-    const auto kill_after =
-        absl::Milliseconds(std::uniform_int_distribution<int>(150, 900)(random));
-    std::thread killer([&] {
-      absl::SleepFor(kill_after);
-      daemon_->process().Signal(SIGKILL);
-      killed = true;
-    });
-    while (!killed) {
-      const std::string request_id = absl::StrCat("crash-", request_number++);
-      auto job = Submit(Request(
-          "mult.zkey", mult_witness_,
-          request_number % 2 ? provd::v1::PRIORITY_LOW : provd::v1::PRIORITY_HIGH, request_id));
-      if (job.ok()) acknowledged.push_back(job->id());
-      absl::SleepFor(absl::Milliseconds(30));
-    }
-    killer.join();
-    auto exit = daemon_->process().Wait(absl::Seconds(10));
-    ASSERT_THAT(exit, IsOk());
-    EXPECT_FALSE(exit->exited) << "the daemon ended by itself: " << exit->stderr_text;
-  }
+  const std::vector<std::string> acknowledged =
+      SubmitThroughKills(5, flags, state.path(), 20261203);
+  ASSERT_NE(daemon_, nullptr);
   ASSERT_GE(acknowledged.size(), 5u);
   StartDaemon(flags, state.path());
   std::vector<Job> samples;

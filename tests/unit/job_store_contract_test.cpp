@@ -1,16 +1,27 @@
-// The job store on a real SQLite file in a temp dir: durability of acceptance, idempotent
-// request ids, one final state per job, recovery after a crash, listing, retention, and the
-// rounds derived from events.
-#include "daemon/store/job_store.hpp"
-
+// The contract of job_store.hpp, held by both stores: the same tests on a real SQLite file in
+// a temp dir and on a real PostgreSQL server started for the test (tests/support/
+// postgres_server.hpp): durability of acceptance, idempotent request ids (also under
+// concurrency), one final state per job, recovery after a restart, listing, retention, MSM
+// progress, and the rounds derived from events. What only one store has (the spool, SQLite's
+// migrations; the advisory lock, outages) is in sqlite_job_store_test.cpp and
+// postgres_job_store_test.cpp.
 #include <filesystem>
-#include <set>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
 
+#include "daemon/store/job_store.hpp"
+#include "daemon/store/postgres.hpp"
+#include "daemon/store/postgres_job_store.hpp"
+#include "daemon/store/sqlite_job_store.hpp"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/time_util.h"
 #include "gtest/gtest.h"
+#include "tests/support/postgres_server.hpp"
 #include "tests/support/status_matchers.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/unit/job_store_fixtures.hpp"
 
 namespace provd::daemon {
 namespace {
@@ -21,37 +32,62 @@ using ::testing::_;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
 
-JobSubmission Submission(provd::v1::Priority priority = provd::v1::PRIORITY_LOW,
-                         std::string request_id = "") {
-  JobSubmission submission;
-  submission.priority = priority;
-  submission.zkey_name = "circuit.zkey";
-  submission.witness = std::string("wtns\x02\0\0\0", 8) + "witness bytes";
-  submission.seed = std::string(32, '\x07');
-  submission.request_id = std::move(request_id);
-  return submission;
-}
+enum class Backend { kSqlite, kPostgres };
 
-JobEnding Succeeded() {
-  JobEnding ending;
-  ending.state = provd::v1::JOB_STATE_SUCCEEDED;
-  ending.result.set_proof_json("{\"protocol\":\"groth16\"}");
-  ending.result.set_public_json("[\"33\"]");
-  return ending;
-}
-
-class JobStoreTest : public ::testing::Test {
+class JobStoreContractTest : public ::testing::TestWithParam<Backend> {
  protected:
+  void SetUp() override {
+    if (GetParam() != Backend::kPostgres) return;
+    absl::StatusOr<std::unique_ptr<provd::testing::PostgresServer>> server =
+        provd::testing::PostgresServer::Start();
+    ASSERT_THAT(server, IsOk());
+    server_ = *std::move(server);
+    absl::StatusOr<std::string> uri = server_->CreateDatabase("provd_jobs");
+    ASSERT_THAT(uri, IsOk());
+    uri_ = *uri;
+  }
+
+  // A store as a daemon opens it at start; destroying it is the daemon's end.
   std::unique_ptr<JobStore> OpenStore() {
-    absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(dir_.path());
+    absl::StatusOr<std::unique_ptr<JobStore>> store = absl::UnknownError("no backend");
+    if (GetParam() == Backend::kSqlite) {
+      auto sqlite = SqliteJobStore::Open(dir_.path());
+      store = sqlite.ok() ? absl::StatusOr<std::unique_ptr<JobStore>>(*std::move(sqlite))
+                          : sqlite.status();
+    } else {
+      auto postgres = PostgresJobStore::Open({.conninfo = uri_});
+      store = postgres.ok() ? absl::StatusOr<std::unique_ptr<JobStore>>(*std::move(postgres))
+                            : postgres.status();
+    }
     EXPECT_THAT(store, IsOk());
     return store.ok() ? *std::move(store) : nullptr;
   }
 
+  // How many jobs' input bytes the store holds.
+  int64_t KeptWitnesses() {
+    if (GetParam() == Backend::kSqlite) {
+      int64_t files = 0;
+      for ([[maybe_unused]] const auto& entry :
+           std::filesystem::directory_iterator(dir_ / "spool")) {
+        ++files;
+      }
+      return files;
+    }
+    absl::StatusOr<postgres::Connection> db = postgres::Connection::Open(uri_);
+    EXPECT_THAT(db, IsOk());
+    if (!db.ok()) return -1;
+    absl::StatusOr<postgres::Result> count =
+        db->Query("SELECT count(DISTINCT job_id) FROM provd.witnesses");
+    EXPECT_THAT(count, IsOk());
+    return count.ok() ? count->Int(0, 0) : -1;
+  }
+
   provd::testing::TempDir dir_;
+  std::unique_ptr<provd::testing::PostgresServer> server_;
+  std::string uri_;
 };
 
-TEST_F(JobStoreTest, ASubmittedJobIsQueuedWithItsWitnessSpooledAndAQueuedEvent) {
+TEST_P(JobStoreContractTest, ASubmittedJobIsQueuedWithItsWitnessKeptAndAQueuedEvent) {
   auto store = OpenStore();
   absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission(provd::v1::PRIORITY_HIGH));
   ASSERT_THAT(outcome, IsOk());
@@ -67,8 +103,7 @@ TEST_F(JobStoreTest, ASubmittedJobIsQueuedWithItsWitnessSpooledAndAQueuedEvent) 
   absl::StatusOr<std::string> witness = store->ReadWitness(job.id());
   ASSERT_THAT(witness, IsOk());
   EXPECT_EQ(*witness, Submission().witness);
-  auto mode = std::filesystem::status(store->spool_dir() / (job.id() + ".wtns")).permissions();
-  EXPECT_EQ(mode & std::filesystem::perms::others_read, std::filesystem::perms::none);
+  EXPECT_EQ(KeptWitnesses(), 1);
 
   absl::StatusOr<std::vector<provd::v1::JobEvent>> events = store->Events(job.id(), 0);
   ASSERT_THAT(events, IsOk());
@@ -78,7 +113,7 @@ TEST_F(JobStoreTest, ASubmittedJobIsQueuedWithItsWitnessSpooledAndAQueuedEvent) 
   EXPECT_EQ((*events)[0].job_id(), job.id());
 }
 
-TEST_F(JobStoreTest, ARetriedRequestIdReturnsTheFirstJobAndWritesNothing) {
+TEST_P(JobStoreContractTest, ARetriedRequestIdReturnsTheFirstJobAndWritesNothing) {
   auto store = OpenStore();
   absl::StatusOr<SubmitOutcome> first = store->Submit(Submission(provd::v1::PRIORITY_LOW, "r-1"));
   ASSERT_THAT(first, IsOk());
@@ -89,16 +124,10 @@ TEST_F(JobStoreTest, ARetriedRequestIdReturnsTheFirstJobAndWritesNothing) {
   absl::StatusOr<SubmitOutcome> other = store->Submit(Submission(provd::v1::PRIORITY_LOW, "r-2"));
   ASSERT_THAT(other, IsOk());
   EXPECT_NE(other->job.id(), first->job.id());
-  // Only two witnesses were spooled.
-  size_t files = 0;
-  for ([[maybe_unused]] const auto& entry :
-       std::filesystem::directory_iterator(store->spool_dir())) {
-    ++files;
-  }
-  EXPECT_EQ(files, 2u);
+  EXPECT_EQ(KeptWitnesses(), 2) << "the retry kept a witness of its own";
 }
 
-TEST_F(JobStoreTest, AJobEndsExactlyOnceAndLosesItsWitness) {
+TEST_P(JobStoreContractTest, AJobEndsExactlyOnceAndLosesItsWitness) {
   auto store = OpenStore();
   absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission());
   ASSERT_THAT(outcome, IsOk());
@@ -121,7 +150,8 @@ TEST_F(JobStoreTest, AJobEndsExactlyOnceAndLosesItsWitness) {
   cancel.state = provd::v1::JOB_STATE_CANCELLED;
   cancel.error = absl::CancelledError("late");
   EXPECT_THAT(store->Finish(id, cancel), StatusIs(absl::StatusCode::kFailedPrecondition, _));
-  EXPECT_FALSE(std::filesystem::exists(store->spool_dir() / (id + ".wtns")));
+  EXPECT_THAT(store->ReadWitness(id), StatusIs(absl::StatusCode::kDataLoss, _));
+  EXPECT_EQ(KeptWitnesses(), 0);
 
   absl::StatusOr<std::vector<provd::v1::JobEvent>> events = store->Events(id, 0);
   ASSERT_THAT(events, IsOk());
@@ -129,7 +159,7 @@ TEST_F(JobStoreTest, AJobEndsExactlyOnceAndLosesItsWitness) {
   EXPECT_TRUE((*events)[2].has_succeeded());
 }
 
-TEST_F(JobStoreTest, AFailedJobKeepsItsErrorCodeAndMessage) {
+TEST_P(JobStoreContractTest, AFailedJobKeepsItsErrorCodeAndMessage) {
   auto store = OpenStore();
   absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission());
   ASSERT_THAT(outcome, IsOk());
@@ -144,7 +174,7 @@ TEST_F(JobStoreTest, AFailedJobKeepsItsErrorCodeAndMessage) {
   EXPECT_FALSE(job->has_result());
 }
 
-TEST_F(JobStoreTest, ReopeningRequeuesRunningJobsKeepsTheQueueOrderAndDropsOrphanFiles) {
+TEST_P(JobStoreContractTest, ReopeningRequeuesRunningJobsAndKeepsTheQueueOrder) {
   std::string running_id, queued_high, queued_low, finished_id;
   {
     auto store = OpenStore();
@@ -163,9 +193,6 @@ TEST_F(JobStoreTest, ReopeningRequeuesRunningJobsKeepsTheQueueOrderAndDropsOrpha
     ASSERT_THAT(store->Start(running_id), IsOk());
     ASSERT_THAT(store->Start(finished_id), IsOk());
     ASSERT_THAT(store->Finish(finished_id, Succeeded()), IsOk());
-    // What a crash between the spool write and the commit leaves behind.
-    provd::testing::WriteFile(store->spool_dir() / "ffffffffffffffffffffffffffffffff.wtns", "x");
-    provd::testing::WriteFile(store->spool_dir() / (queued_low + ".wtns.tmpAbCdEf"), "x");
   }  // the process "dies": nothing else is written
   auto store = OpenStore();
   absl::StatusOr<std::vector<QueuedJob>> queued = store->RecoverQueued();
@@ -187,16 +214,11 @@ TEST_F(JobStoreTest, ReopeningRequeuesRunningJobsKeepsTheQueueOrderAndDropsOrpha
   absl::StatusOr<StartedJob> again = store->Start(running_id);
   ASSERT_THAT(again, IsOk());
   EXPECT_EQ(again->attempt, 2u);
-
-  std::set<std::string> spool;
-  for (const auto& entry : std::filesystem::directory_iterator(store->spool_dir())) {
-    spool.insert(entry.path().filename().string());
-  }
-  EXPECT_EQ(spool, (std::set<std::string>{queued_low + ".wtns", running_id + ".wtns",
-                                          queued_high + ".wtns"}));
+  EXPECT_EQ(KeptWitnesses(), 3);
+  EXPECT_THAT(store->ReadWitness(running_id), IsOk());
 }
 
-TEST_F(JobStoreTest, ListingIsNewestFirstFilteredAndPaged) {
+TEST_P(JobStoreContractTest, ListingIsNewestFirstFilteredAndPaged) {
   auto store = OpenStore();
   std::vector<std::string> ids;
   for (int i = 0; i < 7; ++i) {
@@ -233,7 +255,7 @@ TEST_F(JobStoreTest, ListingIsNewestFirstFilteredAndPaged) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("page_token")));
 }
 
-TEST_F(JobStoreTest, RetentionRemovesOnlyFinishedJobsOlderThanTheCutoff) {
+TEST_P(JobStoreContractTest, RetentionRemovesOnlyFinishedJobsOlderThanTheCutoff) {
   auto store = OpenStore();
   auto finished = store->Submit(Submission());
   auto queued = store->Submit(Submission());
@@ -251,7 +273,7 @@ TEST_F(JobStoreTest, RetentionRemovesOnlyFinishedJobsOlderThanTheCutoff) {
   EXPECT_THAT(store->Get(queued->job.id()), IsOk());
 }
 
-TEST_F(JobStoreTest, UnknownIdsAreNotFound) {
+TEST_P(JobStoreContractTest, UnknownIdsAreNotFound) {
   auto store = OpenStore();
   EXPECT_THAT(store->Get("0123"), StatusIs(absl::StatusCode::kNotFound, HasSubstr("0123")));
   EXPECT_THAT(store->Events("0123", 0), StatusIs(absl::StatusCode::kNotFound, _));
@@ -259,7 +281,7 @@ TEST_F(JobStoreTest, UnknownIdsAreNotFound) {
   EXPECT_THAT(store->Finish("0123", Succeeded()), StatusIs(absl::StatusCode::kNotFound, _));
 }
 
-TEST_F(JobStoreTest, MsmProgressIsKeptPerRoundUnderItsBindingUntilTheJobEnds) {
+TEST_P(JobStoreContractTest, MsmProgressIsKeptPerRoundUnderItsBindingUntilTheJobEnds) {
   auto store = OpenStore();
   auto outcome = store->Submit(Submission());
   ASSERT_THAT(outcome, IsOk());
@@ -286,35 +308,7 @@ TEST_F(JobStoreTest, MsmProgressIsKeptPerRoundUnderItsBindingUntilTheJobEnds) {
   EXPECT_FALSE(after->has_value());
 }
 
-TEST_F(JobStoreTest, AWitnessThatCannotBeSpooledIsUnavailableAndLeavesNoJob) {
-  auto store = OpenStore();
-  // A file where the spool directory was: every write into it fails (even for root).
-  std::filesystem::remove_all(store->spool_dir());
-  provd::testing::WriteFile(store->spool_dir(), "in the way");
-  EXPECT_THAT(store->Submit(Submission(provd::v1::PRIORITY_HIGH, "r-spool")),
-              StatusIs(absl::StatusCode::kUnavailable, HasSubstr("cannot spool the witness")));
-  auto queued = store->CountInState(provd::v1::JOB_STATE_QUEUED);
-  ASSERT_THAT(queued, IsOk());
-  EXPECT_EQ(*queued, 0);
-  auto retried = store->FindByRequestId("r-spool");
-  ASSERT_THAT(retried, IsOk());
-  EXPECT_FALSE(retried->has_value()) << "a refused submission must not be found by its retry";
-}
-
-TEST_F(JobStoreTest, ASecondStoreOnTheSameDataDirIsRefusedWhileTheFirstIsOpen) {
-  auto first = OpenStore();
-  EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kFailedPrecondition,
-                                                    HasSubstr("in use by another provd")));
-  first.reset();
-  EXPECT_THAT(JobStore::Open(dir_.path()), IsOk());
-}
-
-TEST_F(JobStoreTest, ADatabaseThatIsNotSqliteFailsToOpenAsDataLoss) {
-  provd::testing::WriteFile(dir_ / "jobs.sqlite3", std::string(4096, 'x'));
-  EXPECT_THAT(JobStore::Open(dir_.path()), StatusIs(absl::StatusCode::kDataLoss, _));
-}
-
-TEST_F(JobStoreTest, AStarkCommitJobKeepsItsSpecAndResultButNotItsColumns) {
+TEST_P(JobStoreContractTest, AStarkCommitJobKeepsItsSpecAndResultButNotItsColumns) {
   auto store = OpenStore();
   JobSubmission submission;
   submission.priority = provd::v1::PRIORITY_LOW;
@@ -341,32 +335,7 @@ TEST_F(JobStoreTest, AStarkCommitJobKeepsItsSpecAndResultButNotItsColumns) {
   EXPECT_EQ(job->spec().stark_commit().blowup_bits(), 2u);
 }
 
-TEST_F(JobStoreTest, AVersionOneStoreIsMigratedAndItsJobsReadAsBefore) {
-  std::string id;
-  {
-    auto store = OpenStore();
-    absl::StatusOr<SubmitOutcome> outcome = store->Submit(Submission());
-    ASSERT_THAT(outcome, IsOk());
-    id = outcome->job.id();
-  }
-  {  // Back to version 1's schema, as an older provd left it.
-    absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(dir_ / "jobs.sqlite3");
-    ASSERT_THAT(db, IsOk());
-    ASSERT_THAT(db->Execute("ALTER TABLE jobs DROP COLUMN spec; ALTER TABLE jobs DROP COLUMN "
-                            "result; ALTER TABLE jobs DROP COLUMN memory_bytes; "
-                            "UPDATE meta SET value = '1' WHERE key = 'schema_version';"),
-                IsOk());
-  }
-  auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
-  absl::StatusOr<provd::v1::Job> job = store->Get(id);
-  ASSERT_THAT(job, IsOk());
-  EXPECT_EQ(job->spec().groth16().zkey_name(), "circuit.zkey");
-  ASSERT_THAT(store->Finish(id, Succeeded()), IsOk());
-  EXPECT_EQ(store->Get(id)->result().public_json(), "[\"33\"]");
-}
-
-TEST_F(JobStoreTest, TheMemoryEstimateSurvivesARestart) {
+TEST_P(JobStoreContractTest, TheMemoryEstimateSurvivesARestart) {
   JobSubmission submission = Submission();
   submission.memory_bytes = 3'000'000'000;
   std::string id;
@@ -384,43 +353,100 @@ TEST_F(JobStoreTest, TheMemoryEstimateSurvivesARestart) {
   EXPECT_EQ((*queued)[0].memory_bytes, 3'000'000'000u);
 }
 
-TEST_F(JobStoreTest, AVersionTwoStoreIsMigratedWithUnknownEstimates) {
-  std::string id;
+TEST_P(JobStoreContractTest, RecoveredJobsKeepTheirKind) {
   {
     auto store = OpenStore();
-    JobSubmission submission = Submission();
-    submission.memory_bytes = 12345;
-    absl::StatusOr<SubmitOutcome> outcome = store->Submit(submission);
-    ASSERT_THAT(outcome, IsOk());
-    id = outcome->job.id();
-  }
-  {
-    absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(dir_ / "jobs.sqlite3");
-    ASSERT_THAT(db, IsOk());
-    ASSERT_THAT(db->Execute("ALTER TABLE jobs DROP COLUMN memory_bytes; "
-                            "UPDATE meta SET value = '2' WHERE key = 'schema_version';"),
-                IsOk());
+    ASSERT_THAT(store->Submit(Submission()), IsOk());
+    JobSubmission stark;
+    stark.spec.mutable_stark_commit()->set_columns_name("a.cm");
+    ASSERT_THAT(store->Submit(stark), IsOk());
   }
   auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
   absl::StatusOr<std::vector<QueuedJob>> queued = store->RecoverQueued();
   ASSERT_THAT(queued, IsOk());
-  ASSERT_THAT(*queued, SizeIs(1));
-  EXPECT_EQ((*queued)[0].memory_bytes, 0u);
-  EXPECT_EQ(store->Get(id)->spec().groth16().zkey_name(), "circuit.zkey");
+  ASSERT_THAT(*queued, SizeIs(2));
+  EXPECT_STREQ((*queued)[0].kind, "groth16");
+  EXPECT_STREQ((*queued)[1].kind, "stark_commit");
 }
 
-TEST_F(JobStoreTest, AStoreOfANewerSchemaIsRefusedUntouched) {
-  { ASSERT_NE(OpenStore(), nullptr); }
-  {
-    absl::StatusOr<sqlite::Database> db = sqlite::Database::Open(dir_ / "jobs.sqlite3");
-    ASSERT_THAT(db, IsOk());
-    ASSERT_THAT(db->Execute("UPDATE meta SET value = '99' WHERE key = 'schema_version';"), IsOk());
-  }
-  absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(dir_.path());
-  EXPECT_THAT(store.status(), StatusIs(absl::StatusCode::kFailedPrecondition,
-                                       HasSubstr("schema version 99 is not one")));
+TEST_P(JobStoreContractTest, ARejectionDropsTheMsmProgressWithItsEvent) {
+  auto store = OpenStore();
+  auto outcome = store->Submit(Submission());
+  ASSERT_THAT(outcome, IsOk());
+  const std::string id = outcome->job.id();
+  ASSERT_THAT(store->Start(id), IsOk());
+  ASSERT_THAT(store->SaveCheckpoint(id, 2, "binding", {1, 4, 64, "partial"}), IsOk());
+  provd::v1::JobEvent progress;
+  progress.mutable_round_started()->set_round_index(2);
+  absl::StatusOr<uint64_t> kept = store->Append(id, progress);
+  ASSERT_THAT(kept, IsOk());
+  EXPECT_EQ(*kept, 3u);  // queued, started, this
+  ASSERT_TRUE(store->LoadCheckpoint(id, 2, "binding")->has_value())
+      << "a progress event leaves the checkpoints alone";
+  provd::v1::JobEvent rejected;
+  rejected.mutable_proof_rejected()->set_reason("Invalid proof");
+  absl::StatusOr<uint64_t> sequence = store->AppendRejection(id, rejected);
+  ASSERT_THAT(sequence, IsOk());
+  EXPECT_EQ(*sequence, 4u);
+  auto after = store->LoadCheckpoint(id, 2, "binding");
+  ASSERT_THAT(after, IsOk());
+  EXPECT_FALSE(after->has_value());
+  auto events = store->Events(id, 3);
+  ASSERT_THAT(events, IsOk());
+  ASSERT_THAT(*events, SizeIs(2));
+  EXPECT_EQ((*events)[0].sequence(), 3u);
+  EXPECT_EQ((*events)[0].job_id(), id);
+  EXPECT_TRUE((*events)[0].has_round_started());
+  EXPECT_TRUE((*events)[1].has_proof_rejected());
+  EXPECT_THAT(store->Append("0123", progress), StatusIs(absl::StatusCode::kNotFound, _));
 }
+
+TEST_P(JobStoreContractTest, ConcurrentSubmissionsOfOneRequestIdMakeOneJob) {
+  auto store = OpenStore();
+  constexpr int kClients = 8;
+  std::vector<absl::StatusOr<SubmitOutcome>> outcomes(kClients, absl::UnknownError("not run"));
+  {
+    std::vector<std::thread> clients;
+    for (int i = 0; i < kClients; ++i) {
+      clients.emplace_back([&, i] {
+        outcomes[static_cast<size_t>(i)] =
+            store->Submit(Submission(provd::v1::PRIORITY_HIGH, "the-same-request"));
+      });
+    }
+    for (std::thread& client : clients) client.join();
+  }
+  int created = 0;
+  for (const auto& outcome : outcomes) {
+    ASSERT_THAT(outcome, IsOk());
+    EXPECT_EQ(outcome->job.id(), outcomes[0]->job.id());
+    created += outcome->deduplicated ? 0 : 1;
+  }
+  EXPECT_EQ(created, 1);
+  EXPECT_EQ(*store->CountInState(provd::v1::JOB_STATE_QUEUED), 1);
+  EXPECT_EQ(KeptWitnesses(), 1);
+}
+
+TEST_P(JobStoreContractTest, AMultiMegabyteWitnessComesBackByteForByte) {
+  auto store = OpenStore();
+  JobSubmission submission = Submission();
+  submission.witness.resize(40u << 20);  // past the PostgreSQL store's 16 MiB chunks
+  for (size_t i = 0; i < submission.witness.size(); ++i) {
+    submission.witness[i] = static_cast<char>((i * 2654435761u) >> 13);
+  }
+  absl::StatusOr<SubmitOutcome> outcome = store->Submit(submission);
+  ASSERT_THAT(outcome, IsOk());
+  EXPECT_EQ(outcome->job.input_size_bytes(), submission.witness.size());
+  absl::StatusOr<std::string> witness = store->ReadWitness(outcome->job.id());
+  ASSERT_THAT(witness, IsOk());
+  EXPECT_TRUE(*witness == submission.witness);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, JobStoreContractTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const ::testing::TestParamInfo<Backend>& param) {
+                           return std::string(param.param == Backend::kSqlite ? "Sqlite"
+                                                                              : "Postgres");
+                         });
 
 TEST(JobRoundsTest, RoundsAndDeviceSpansFollowTheEvents) {
   auto at = [](int64_t ms) {
