@@ -47,6 +47,14 @@ absl::Status StatementError(pg_conn* conn, const pg_result* result, absl::string
   return absl::InternalError(text);
 }
 
+// A statement's result that is no error (with or without rows). Null: out of memory, or the
+// connection failed.
+bool Succeeded(const pg_result* result) {
+  if (result == nullptr) return false;
+  const ExecStatusType status = PQresultStatus(result);
+  return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+}
+
 std::string Abbreviated(absl::string_view sql) {
   constexpr size_t kShown = 60;
   std::string shown(sql.substr(0, kShown));
@@ -184,9 +192,7 @@ Connection::~Connection() {
 absl::Status Connection::Execute(absl::string_view sql) {
   const std::string text(sql);
   Result result(PQexec(conn_, text.c_str()));
-  const ExecStatusType status =
-      result.result_ != nullptr ? PQresultStatus(result.result_) : PGRES_FATAL_ERROR;
-  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return absl::OkStatus();
+  if (Succeeded(result.result_)) return absl::OkStatus();
   return StatementError(conn_, result.result_, absl::StrCat("\"", Abbreviated(sql), "\""));
 }
 
@@ -202,9 +208,7 @@ absl::StatusOr<Result> Connection::Query(absl::string_view sql, const Params& pa
   Result result(PQexecParams(conn_, text.c_str(), static_cast<int>(n), /*paramTypes=*/nullptr,
                              values.data(), lengths.data(), params.binary_.data(),
                              /*resultFormat=binary*/ 1));
-  const ExecStatusType status =
-      result.result_ != nullptr ? PQresultStatus(result.result_) : PGRES_FATAL_ERROR;
-  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return result;
+  if (Succeeded(result.result_)) return result;
   return StatementError(conn_, result.result_, absl::StrCat("\"", Abbreviated(sql), "\""));
 }
 

@@ -298,6 +298,12 @@ absl::Status PostgresJobStore::CheckOwnership() {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Result> PostgresJobStore::QueryOnce(absl::string_view sql, const Params& params) {
+  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
+  if (!connection.ok()) return connection.status();
+  return (*connection)->Query(sql, params);
+}
+
 absl::StatusOr<postgres::Pool::Lease> PostgresJobStore::Connect() {
   if (absl::Status s = CheckOwnership(); !s.ok()) return s;
   return pool_.Acquire();
@@ -307,11 +313,8 @@ absl::StatusOr<SubmitOutcome> PostgresJobStore::Submit(const JobSubmission& subm
   absl::StatusOr<postgres::Pool::Lease> connection = Connect();
   if (!connection.ok()) return connection.status();
   Connection& db = **connection;
-  if (!submission.request_id.empty()) {
-    absl::StatusOr<std::optional<Job>> existing = ReadJobByRequestId(db, submission.request_id);
-    if (!existing.ok()) return existing.status();
-    if (existing->has_value()) return SubmitOutcome{**std::move(existing), true, 0};
-  }
+  // No lookup of the request_id first: the INSERT's ON CONFLICT finds an earlier job with it
+  // (and waits for one being committed), and the service has looked it up already.
   const std::string id = NewJobId();
   const absl::Time now = absl::Now();
   int64_t order = 0;
@@ -408,9 +411,7 @@ absl::StatusOr<JobListPage> PostgresJobStore::List(const std::vector<JobState>& 
   const uint32_t limit = PageLimit(page_size);
   const std::string sql = absl::StrCat("SELECT ", kJobColumns, " FROM provd.jobs WHERE seq < $1",
                                        ListFilterAndOrder(states, priority, limit));
-  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
-  if (!connection.ok()) return connection.status();
-  absl::StatusOr<Result> rows = (*connection)->Query(sql, Params().Add(*before));
+  absl::StatusOr<Result> rows = QueryOnce(sql, Params().Add(*before));
   if (!rows.ok()) return rows.status();
   JobListPage page;
   for (int i = 0; i < rows->rows(); ++i) {
@@ -424,10 +425,8 @@ absl::StatusOr<JobListPage> PostgresJobStore::List(const std::vector<JobState>& 
 }
 
 absl::StatusOr<JobState> PostgresJobStore::State(const std::string& id) {
-  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
-  if (!connection.ok()) return connection.status();
   absl::StatusOr<Result> row =
-      (*connection)->Query("SELECT state FROM provd.jobs WHERE id = $1", Params().Add(id));
+      QueryOnce("SELECT state FROM provd.jobs WHERE id = $1", Params().Add(id));
   if (!row.ok()) return row.status();
   if (row->rows() == 0) return JobNotFound(id);
   return static_cast<JobState>(row->Int(0, 0));
@@ -584,12 +583,8 @@ absl::StatusOr<std::vector<QueuedJob>> PostgresJobStore::RecoverQueued() {
 }
 
 absl::StatusOr<std::string> PostgresJobStore::ReadWitness(const std::string& id) {
-  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
-  if (!connection.ok()) return connection.status();
-  absl::StatusOr<Result> chunks =
-      (*connection)
-          ->Query("SELECT bytes FROM provd.witnesses WHERE job_id = $1 ORDER BY chunk",
-                  Params().Add(id));
+  absl::StatusOr<Result> chunks = QueryOnce(
+      "SELECT bytes FROM provd.witnesses WHERE job_id = $1 ORDER BY chunk", Params().Add(id));
   if (!chunks.ok()) return chunks.status();
   if (chunks->rows() == 0) {
     return absl::DataLossError(
@@ -603,36 +598,29 @@ absl::StatusOr<std::string> PostgresJobStore::ReadWitness(const std::string& id)
 absl::Status PostgresJobStore::SaveCheckpoint(const std::string& id, int round,
                                               absl::string_view binding,
                                               const plan::MsmProgress& progress) {
-  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
-  if (!connection.ok()) return connection.status();
-  return (*connection)
-      ->Query(
-          "INSERT INTO provd.checkpoints(job_id, round, binding, chunks_done, chunk_count, "
-          "chunk_points, partial_sum) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-          "ON CONFLICT (job_id, round) DO UPDATE SET binding = excluded.binding, "
-          "chunks_done = excluded.chunks_done, chunk_count = excluded.chunk_count, "
-          "chunk_points = excluded.chunk_points, partial_sum = excluded.partial_sum",
-          Params()
-              .Add(id)
-              .Add(int64_t{round})
-              .AddBytes(binding)
-              .Add(static_cast<int64_t>(progress.chunks_done))
-              .Add(static_cast<int64_t>(progress.chunk_count))
-              .Add(static_cast<int64_t>(progress.chunk_points))
-              .AddBytes(progress.partial_sum))
+  return QueryOnce(
+             "INSERT INTO provd.checkpoints(job_id, round, binding, chunks_done, chunk_count, "
+             "chunk_points, partial_sum) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+             "ON CONFLICT (job_id, round) DO UPDATE SET binding = excluded.binding, "
+             "chunks_done = excluded.chunks_done, chunk_count = excluded.chunk_count, "
+             "chunk_points = excluded.chunk_points, partial_sum = excluded.partial_sum",
+             Params()
+                 .Add(id)
+                 .Add(int64_t{round})
+                 .AddBytes(binding)
+                 .Add(static_cast<int64_t>(progress.chunks_done))
+                 .Add(static_cast<int64_t>(progress.chunk_count))
+                 .Add(static_cast<int64_t>(progress.chunk_points))
+                 .AddBytes(progress.partial_sum))
       .status();
 }
 
 absl::StatusOr<std::optional<plan::MsmProgress>> PostgresJobStore::LoadCheckpoint(
     const std::string& id, int round, absl::string_view binding) {
-  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
-  if (!connection.ok()) return connection.status();
-  absl::StatusOr<Result> row =
-      (*connection)
-          ->Query(
-              "SELECT binding, chunks_done, chunk_count, chunk_points, partial_sum "
-              "FROM provd.checkpoints WHERE job_id = $1 AND round = $2",
-              Params().Add(id).Add(int64_t{round}));
+  absl::StatusOr<Result> row = QueryOnce(
+      "SELECT binding, chunks_done, chunk_count, chunk_points, partial_sum "
+      "FROM provd.checkpoints WHERE job_id = $1 AND round = $2",
+      Params().Add(id).Add(int64_t{round}));
   if (!row.ok()) return row.status();
   if (row->rows() == 0 || row->Bytes(0, 0) != binding) return std::nullopt;
   return plan::MsmProgress{static_cast<size_t>(row->Int(0, 1)), static_cast<size_t>(row->Int(0, 2)),
@@ -640,28 +628,21 @@ absl::StatusOr<std::optional<plan::MsmProgress>> PostgresJobStore::LoadCheckpoin
 }
 
 absl::StatusOr<int64_t> PostgresJobStore::CountInState(JobState state) {
-  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
-  if (!connection.ok()) return connection.status();
   absl::StatusOr<Result> row =
-      (*connection)
-          ->Query("SELECT count(*) FROM provd.jobs WHERE state = $1", Params().Add(int64_t{state}));
+      QueryOnce("SELECT count(*) FROM provd.jobs WHERE state = $1", Params().Add(int64_t{state}));
   if (!row.ok()) return row.status();
   return row->Int(0, 0);
 }
 
 absl::StatusOr<int64_t> PostgresJobStore::RemoveFinishedBefore(absl::Time cutoff) {
-  absl::StatusOr<postgres::Pool::Lease> connection = Connect();
-  if (!connection.ok()) return connection.status();
-  absl::StatusOr<Result> removed =
-      (*connection)
-          ->Query(
-              "DELETE FROM provd.jobs WHERE finished_ns IS NOT NULL AND finished_ns < $1 "
-              "AND state IN ($2, $3, $4)",
-              Params()
-                  .Add(absl::ToUnixNanos(cutoff))
-                  .Add(int64_t{provd::v1::JOB_STATE_SUCCEEDED})
-                  .Add(int64_t{provd::v1::JOB_STATE_FAILED})
-                  .Add(int64_t{provd::v1::JOB_STATE_CANCELLED}));
+  absl::StatusOr<Result> removed = QueryOnce(
+      "DELETE FROM provd.jobs WHERE finished_ns IS NOT NULL AND finished_ns < $1 "
+      "AND state IN ($2, $3, $4)",
+      Params()
+          .Add(absl::ToUnixNanos(cutoff))
+          .Add(int64_t{provd::v1::JOB_STATE_SUCCEEDED})
+          .Add(int64_t{provd::v1::JOB_STATE_FAILED})
+          .Add(int64_t{provd::v1::JOB_STATE_CANCELLED}));
   if (!removed.ok()) return removed.status();
   return removed->affected();
 }

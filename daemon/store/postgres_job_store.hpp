@@ -82,6 +82,9 @@ class PostgresJobStore final : public JobStore {
   // A pooled connection, once this daemon is known to still hold the database.
   absl::StatusOr<postgres::Pool::Lease> Connect();
   absl::Status CheckOwnership();
+  // One statement on a pooled connection (its own transaction).
+  absl::StatusOr<postgres::Result> QueryOnce(absl::string_view sql,
+                                             const postgres::Params& params = {});
 
   const PostgresStoreOptions options_;
   std::mutex owner_mutex_;
